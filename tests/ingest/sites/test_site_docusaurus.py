@@ -579,6 +579,32 @@ def test_remark_abbr_definitions_are_not_page_text(tmp_path: Path) -> None:
     assert "Operations driven from a Git repository" in text
 
 
+def test_emoji_shortcodes_that_state_a_value_read_as_their_character(tmp_path: Path) -> None:
+    """Docusaurus's MDX loader runs remark-emoji on every page, .md and .mdx (turned off only by
+    markdown.emoji: false, Docusaurus 3.9), so the Docusaurus introduction's '- :white_check_mark: You
+    want...' / '- :x: You need support for IE11' lists show check marks and crosses; murar kept the
+    shortcodes as words. In code, and with the option off, they stay as written."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "intro.mdx").write_text(
+        "# Intro\n\n- :white_check_mark: You want a SPA\n- :x: You need IE11\n\n"
+        "Write `:x:` for a cross.\n\n```md\n:warning: in code\n```\n")
+    (tmp_path / "docs" / "plain.md").write_text("# Plain\n\n| Feature | Supported |\n|---|---|\n| Tabs | :heavy_check_mark: |\n")
+    config = "module.exports = {%s presets: [['classic', {docs: {sidebarPath: './sidebars.js'}}]]};\n"
+    (tmp_path / "docusaurus.config.js").write_text(config % "markdown: {format: 'detect'},")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = convert_mdx(tmp_path / "docs" / "intro.mdx", site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert "\u2705 You want a SPA" in text and "\u274c You need IE11" in text
+    assert "Write :x: for a cross." in text and ":warning: in code" in text
+    plain = convert_mdx(tmp_path / "docs" / "plain.md", site=site, assets_dir=tmp_path / "a")
+    assert any(m.rows == [["Tabs", "\u2714\ufe0f"]] for m in plain.media if hasattr(m, "rows"))
+    (tmp_path / "docusaurus.config.js").write_text(config % "markdown: {emoji: false},")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = convert_mdx(tmp_path / "docs" / "intro.mdx", site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert ":white_check_mark: You want a SPA" in text
+
+
 def test_text_directives_the_sites_remark_plugins_render(tmp_path: Path) -> None:
     """authentik's docs add remark plugins of their own (beforeDefaultRemarkPlugins:
     remarkVersionDirective from ./remark/version-directive) that draw ':ak-version[2024.6]' and
