@@ -349,6 +349,26 @@ def test_code_block_element_inside_fenced_code_is_shown_as_written(tmp_path: Pat
     assert "Note:\n\nClosing words." in text and "```" not in text and "**" not in text
 
 
+def test_jsx_fragment_draws_its_children_only(tmp_path: Path) -> None:
+    """A JSX fragment (<>...</>) renders nothing of its own: Docusaurus 3.9's release notes wrap a
+    screenshot in one inside a component (<BrowserWindow ...><>![Ask AI](./img/askai.png)</></BrowserWindow>);
+    murar left '<></>' in the section text."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "img").mkdir(exist_ok=True)
+    (root / "docs" / "img" / "askai.png").write_bytes(PNG)
+    (root / "docs" / "frag.mdx").write_text(
+        "import BrowserWindow from '@site/src/components/BrowserWindow';\n\n# Fragments\n\n"
+        "<BrowserWindow>\n  <>![Ask AI screenshot](./img/askai.png)</>\n</BrowserWindow>\n\n"
+        "<>Fragment with **bold** text.</>\n\n<>\nBlock fragment.\n</>\n\nCode: `<>x</>`.\n")
+    doc = convert_mdx(root / "docs" / "frag.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "<>" not in text.replace("<>x</>", "") and "</>" not in text.replace("<>x</>", "")
+    assert "Fragment with bold text." in text and "Block fragment." in text and "Code: <>x</>." in text
+    assert [(m.alt, m.path) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("Ask AI screenshot", "docs/img/askai.png")]
+
+
 def test_multiline_jsx_comment_is_dropped() -> None:
     from murar.ingest.sites.base import PlainSite
 

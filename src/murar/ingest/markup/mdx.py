@@ -800,6 +800,9 @@ class MdxTransformer:
                 parts.append(line[i : i + 2])  # \{ and \< are the characters themselves
                 i += 2
                 continue
+            if c == "<" and (line.startswith("<>", i) or line.startswith("</>", i)):
+                i += 2 if line[i + 1] == ">" else 3  # a JSX fragment draws nothing but its children
+                continue
             if c == "<" and failed < MAX_FAILED_TAGS:
                 tag = _scan_tag(line, i)
                 if tag is None:
