@@ -605,6 +605,35 @@ def test_emoji_shortcodes_that_state_a_value_read_as_their_character(tmp_path: P
     assert ":white_check_mark: You want a SPA" in text
 
 
+def test_remark_math_formulas_are_read_as_written(tmp_path: Path) -> None:
+    """remark-math in a docs instance's remarkPlugins (Docusaurus "Math Equations", as docusaurus.io
+    configures it: import remarkMath from 'remark-math'; remarkPlugins: [remarkMath]) makes $...$ and
+    $$ blocks LaTeX: murar read '$F(x)=\\int_{a}^{x} f(t)\\,dt$' as MDX and Markdown, so the {a}/{x}
+    expressions went and \\, became ',' ('$F(x)=\\int_^ f(t),dt$'), and a $$ block became one line.
+    Escaped dollars, code spans and fences stay; without the plugin the text is read as before."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "math.mdx").write_text(
+        "# Math\n\nLet $F(x)=\n\\int_{a}^{x} f(t)\\,dt$ hold, costs \\$5, code `$x$`.\n\n"
+        "$$\nI = \\int_0^{2\\pi} \\sin(x)\\,dx\n$$\n\n```latex\n$y_{1}$\n```\n")
+    (tmp_path / "docs" / "plain.md").write_text("# Plain\n\nThe mean $\\bar{x}\\,$ is *shown*.\n")
+    config = ("import remarkMath from 'remark-math';\nexport default {markdown: {format: 'detect'}, presets: "
+              "[['classic', {docs: {sidebarPath: './sidebars.js', remarkPlugins: [%s]}}]]};\n")
+    (tmp_path / "docusaurus.config.js").write_text(config % "remarkMath")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = "\n".join(s.text for s in convert_mdx(tmp_path / "docs" / "math.mdx", site=site,
+                                                  assets_dir=tmp_path / "a").sections)
+    assert "Let $F(x)= \\int_{a}^{x} f(t)\\,dt$ hold, costs $5, code $x$." in text
+    assert "$$\nI = \\int_0^{2\\pi} \\sin(x)\\,dx\n$$" in text and "$y_{1}$" in text
+    plain = convert_mdx(tmp_path / "docs" / "plain.md", site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert "The mean $\\bar{x}\\,$ is shown." in plain
+    (tmp_path / "docusaurus.config.js").write_text(config % "")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = convert_mdx(tmp_path / "docs" / "math.mdx", site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert "\\int_^ f(t),dt$" in text  # MDX and Markdown read it: what the page shows without the plugin
+
+
 def test_text_directives_the_sites_remark_plugins_render(tmp_path: Path) -> None:
     """authentik's docs add remark plugins of their own (beforeDefaultRemarkPlugins:
     remarkVersionDirective from ./remark/version-directive) that draw ':ak-version[2024.6]' and

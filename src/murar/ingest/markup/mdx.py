@@ -88,6 +88,7 @@ from murar.ingest.markdown import (
     convert_markdown_text,
 )
 from murar.ingest.markup.builder import page_rel, read_include, read_source
+from murar.ingest.markup.mathtext import remark_math
 from murar.ingest.markup.mdtext import (
     DIRECTIVE_ADMONITION,
     MDX_FENCE,
@@ -518,6 +519,9 @@ class MdxTransformer:
             _bind_module(name, module, scope, export=exports.get(name, "default") if isinstance(exports, dict)
                          else "default")
         lines = unwrap_mdx_code_blocks(text.splitlines())
+        math = getattr(self.site, "remark_math", None)
+        if callable(math) and math(page_rel) is True:  # remark-math: $...$ is LaTeX, not JSX or Markdown
+            lines = remark_math(lines, MDX_FENCE)
         if props is not None:
             lines = _fill_props(lines, props)
         lines = self._strip_esm(lines, scope, page_rel)

@@ -41,7 +41,8 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   code loses its ``themeConfig.prism.magicComments`` lines (theme-common
   ``parseLines``); emoji shortcodes that state a value (``:white_check_mark:``)
   read as their character, as remark-emoji (on unless ``markdown.emoji: false``)
-  draws them.
+  draws them; with ``remark-math`` in an instance's ``remarkPlugins``, ``$...$``
+  and ``$$`` blocks are LaTeX kept as written (before MDX reads braces in them).
 
 Settings are read from ``docusaurus.config.{js,ts}`` without running it
 (:mod:`murar.ingest.sites._jsconfig`); what cannot be read takes the default.
@@ -60,6 +61,7 @@ from urllib.parse import unquote
 
 from murar.errors import ConfigError
 from murar.ingest.markup.emoji import VALUE_EMOJI
+from murar.ingest.markup.mathtext import remark_math
 from murar.ingest.markup.mdtext import (
     MDX_FENCE,
     FenceTracker,
@@ -322,7 +324,8 @@ class ContentInstance:
     (:func:`npm2yarn_converters`); ``abbreviations`` is true when that list holds
     ``remark-abbr`` (its ``*[HTML]: ...`` definition lines are not page text);
     ``directives`` names the text directives the site's own remark plugins in its
-    lists render (:func:`site_directives`)."""
+    lists render (:func:`site_directives`); ``math`` is true when it holds
+    ``remark-math`` (``$...$`` and ``$$`` blocks are formulas)."""
 
     kind: str
     folder: str
@@ -331,6 +334,7 @@ class ContentInstance:
     localized: str = ""
     npm2yarn: tuple[str, ...] = ()  # converters of its npm2yarn remark plugin (none: not configured)
     abbreviations: bool = False  # remark-abbr in its remarkPlugins
+    math: bool = False  # remark-math in its remarkPlugins: $...$ and $$ blocks are LaTeX
     directives: tuple[str, ...] = ()  # text directives the site's own remark plugins render (site_directives)
 
 
@@ -799,6 +803,7 @@ class DocusaurusSite:
                 exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE, localized=localized,
                 npm2yarn=npm2yarn_converters(block, code, consts, mdx_version(root / site_dir)),
                 abbreviations=remark_plugin_entry(block, code, "remark-abbr") is not None,
+                math=remark_plugin_entry(block, code, "remark-math") is not None,
                 directives=site_directives(block, code, root, site_dir)))
         if wanted is not None and not any(v.asked for _, v in versions):
             have = sorted({n for _, v in versions for n in v.versions}, key=lambda n: (n != "current", n))
@@ -873,6 +878,13 @@ class DocusaurusSite:
                         code, PurePosixPath(rel).parent.as_posix(), self._module_source)
                     break
         return self._components
+
+    def remark_math(self, page_rel: str) -> bool:
+        """Whether the content plugin instance holding ``page_rel`` lists ``remark-math`` in its
+        ``remarkPlugins`` (Docusaurus "Math Equations"): its ``$...$`` and ``$$`` blocks are
+        LaTeX formulas, read as written (:func:`murar.ingest.markup.mathtext.remark_math`)."""
+        return any(i.math for i in self._instances
+                   if contained(page_rel, i.folder) or (i.localized and contained(page_rel, i.localized)))
 
     def mdx_component_exports(self) -> dict[str, str]:
         """Of :meth:`mdx_components`, the name its module exports each one as when it
@@ -1150,6 +1162,8 @@ class DocusaurusSite:
         text = _code_titles(text, fence)
         if self._config.settings.get("markdown.emoji") != "false":
             text = _emoji_shortcodes(text, fence)
+        if fence is _FENCE and self.remark_math(page_rel):  # an MDX page's formulas were read before its JSX
+            text = "\n".join(remark_math(text.split("\n"), fence))
         mine = [i for i in self._instances if contained(page_rel, i.folder) or (
             i.localized and contained(page_rel, i.localized))]
         if any(i.abbreviations for i in mine):
