@@ -304,6 +304,23 @@ def test_a_table_cell_holding_only_an_icon_reads_its_alt_text(tmp_path: Path) ->
     assert table.rows == [["Bookmarks", "Yes", "No"], ["Grid", "", "Partly"]]
 
 
+def test_image_alt_is_the_plain_text_of_its_description(tmp_path: Path) -> None:
+    """An image's alt is its description as text (CommonMark "Images"; remark's alt is the label's
+    text too): ![Author page for `slorber`](x.png), as Docusaurus release notes write them, has
+    the alt "Author page for slorber"; murar kept the backticks, emphasis marks and escapes of
+    the source, in the alt and in a heading holding the image."""
+    from PIL import Image
+
+    Image.new("RGB", (400, 300)).save(tmp_path / "shot.png")
+    (tmp_path / "p.md").write_text(
+        "# Release\n\n![Author page for `slorber` global *author*](shot.png)\n\n"
+        "![a \\_b_ \\*c*\nnext line](shot.png)\n\n## Logo ![The **mark**](shot.png)\n\nText.\n")
+    doc = convert_markdown(tmp_path / "p.md", root=tmp_path)
+    alts = [m.alt for m in doc.media if isinstance(m, ImageItem)]
+    assert alts == ["Author page for slorber global author", "a _b_ *c* next line"]
+    assert doc.sections[-1].heading_path[-1] == "Logo The mark"
+
+
 def test_link_text_edges_and_tags(tmp_path: Path) -> None:
     """A link's text is its words: a space at its edge still parts it from the next word
     ('[JSON Form ](x)widget' renders 'JSON Form widget'), a <br> in it is a space and other tags

@@ -152,6 +152,23 @@ _BR = re.compile(r"</?br\b", re.IGNORECASE)
 _DETAILS_SUMMARY = re.compile(r'^\s*"(.*)"\s*$')
 
 
+def _image_alt(token: Token) -> str:
+    """An image's alternative text as the page has it: the plain text of its label
+    (CommonMark "Images": the description rendered as text), so ``![Run `make`](x.png)``
+    is "Run make", ``![a \\_b](x.png)`` "a _b"; a nested image gives its own alt."""
+    if not token.children:
+        return token.content
+    parts: list[str] = []
+    for child in token.children:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type == "image":
+            parts.append(_image_alt(child))
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return "".join(parts)
+
+
 def _is_br(tag: str) -> bool:
     """True for a line break tag: ``<br>``, ``<br/>``, and ``</br>``, which HTML parsers
     read as ``<br>`` (HTML Standard, "in body" insertion mode: an end tag "br" acts as
@@ -249,10 +266,11 @@ class _Walker:
         def image(k: int) -> None:
             c = children[k]
             # an attribute list's width ({ width="20" }, attr_list / MyST attrs) is the size it is drawn at
-            item = self.b.image(str(c.attrs.get("src", "")), alt=c.content, caption=str(c.attrs.get("title") or ""),
+            alt = _image_alt(c)
+            item = self.b.image(str(c.attrs.get("src", "")), alt=alt, caption=str(c.attrs.get("title") or ""),
                                 inline=in_sentence(k), declared_width=length_px(str(c.attrs.get("width") or "")))
-            if icons is not None and item is not None and TINY in item.flags and c.content.strip():
-                icons.append(c.content)
+            if icons is not None and item is not None and TINY in item.flags and alt.strip():
+                icons.append(alt)
 
         i = 0
         while i < len(children):
@@ -263,7 +281,7 @@ class _Walker:
                 sink.append(" ")
             elif c.type == "image":
                 if heading:
-                    sink.append(c.content)
+                    sink.append(_image_alt(c))
                 else:
                     image(i)
             elif c.type == "link_open":

@@ -323,6 +323,52 @@ def test_code_imported_as_text_fills_its_code_block(tmp_path: Path) -> None:
     assert any("nowhere.js" in w for w in doc.warnings)
 
 
+def test_code_block_element_inside_fenced_code_is_shown_as_written(tmp_path: Path) -> None:
+    """A ```jsx fence showing how to write <CodeBlock>{Src}</CodeBlock> is code: its lines
+    stay as written. Filling it with the imported file put a fence inside the fence, which
+    ended the example early and leaked the page's Markdown around it as code."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "src").mkdir(parents=True, exist_ok=True)
+    (root / "src" / "Demo.tsx").write_text("export default function Demo() { return <p>{1}</p>; }\n")
+    (root / "docs" / "snip.mdx").write_text(
+        "import CodeBlock from '@theme/CodeBlock';\n"
+        "import DemoSource from '!!raw-loader!@site/src/Demo';\n\n# Snippets\n\n"
+        "How to write it:\n\n"
+        '```jsx title="page.mdx"\n<CodeBlock className="language-jsx">{DemoSource}</CodeBlock>\n```\n\n'
+        "What it shows:\n\n"
+        '<CodeBlock className="language-jsx">{DemoSource}</CodeBlock>\n\n'
+        "With a title:\n\n"
+        '```jsx\n<CodeBlock title="/src/Demo">\n  {DemoSource}\n</CodeBlock>\n```\n\n'
+        ":::note\n\nClosing **words**.\n\n:::\n")
+    doc = convert_mdx(root / "docs" / "snip.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert text.count('<CodeBlock className="language-jsx">{DemoSource}</CodeBlock>') == 1
+    assert '<CodeBlock title="/src/Demo">\n  {DemoSource}\n</CodeBlock>' in text
+    assert text.count("export default function Demo() { return <p>{1}</p>; }") == 1
+    assert "Note:\n\nClosing words." in text and "```" not in text and "**" not in text
+
+
+def test_jsx_fragment_draws_its_children_only(tmp_path: Path) -> None:
+    """A JSX fragment (<>...</>) renders nothing of its own: Docusaurus 3.9's release notes wrap a
+    screenshot in one inside a component (<BrowserWindow ...><>![Ask AI](./img/askai.png)</></BrowserWindow>);
+    murar left '<></>' in the section text."""
+    site = _site(tmp_path)
+    root = site.config.root
+    (root / "docs" / "img").mkdir(exist_ok=True)
+    (root / "docs" / "img" / "askai.png").write_bytes(PNG)
+    (root / "docs" / "frag.mdx").write_text(
+        "import BrowserWindow from '@site/src/components/BrowserWindow';\n\n# Fragments\n\n"
+        "<BrowserWindow>\n  <>![Ask AI screenshot](./img/askai.png)</>\n</BrowserWindow>\n\n"
+        "<>Fragment with **bold** text.</>\n\n<>\nBlock fragment.\n</>\n\nCode: `<>x</>`.\n")
+    doc = convert_mdx(root / "docs" / "frag.mdx", site=site, assets_dir=tmp_path / "a")
+    text = "\n".join(s.text for s in doc.sections)
+    assert "<>" not in text.replace("<>x</>", "") and "</>" not in text.replace("<>x</>", "")
+    assert "Fragment with bold text." in text and "Block fragment." in text and "Code: <>x</>." in text
+    assert [(m.alt, m.path) for m in doc.media if isinstance(m, ImageItem)] == [
+        ("Ask AI screenshot", "docs/img/askai.png")]
+
+
 def test_multiline_jsx_comment_is_dropped() -> None:
     from murar.ingest.sites.base import PlainSite
 

@@ -579,6 +579,61 @@ def test_remark_abbr_definitions_are_not_page_text(tmp_path: Path) -> None:
     assert "Operations driven from a Git repository" in text
 
 
+def test_emoji_shortcodes_that_state_a_value_read_as_their_character(tmp_path: Path) -> None:
+    """Docusaurus's MDX loader runs remark-emoji on every page, .md and .mdx (turned off only by
+    markdown.emoji: false, Docusaurus 3.9), so the Docusaurus introduction's '- :white_check_mark: You
+    want...' / '- :x: You need support for IE11' lists show check marks and crosses; murar kept the
+    shortcodes as words. In code, and with the option off, they stay as written."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "intro.mdx").write_text(
+        "# Intro\n\n- :white_check_mark: You want a SPA\n- :x: You need IE11\n\n"
+        "Write `:x:` for a cross.\n\n```md\n:warning: in code\n```\n")
+    (tmp_path / "docs" / "plain.md").write_text("# Plain\n\n| Feature | Supported |\n|---|---|\n| Tabs | :heavy_check_mark: |\n")
+    config = "module.exports = {%s presets: [['classic', {docs: {sidebarPath: './sidebars.js'}}]]};\n"
+    (tmp_path / "docusaurus.config.js").write_text(config % "markdown: {format: 'detect'},")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = convert_mdx(tmp_path / "docs" / "intro.mdx", site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert "\u2705 You want a SPA" in text and "\u274c You need IE11" in text
+    assert "Write :x: for a cross." in text and ":warning: in code" in text
+    plain = convert_mdx(tmp_path / "docs" / "plain.md", site=site, assets_dir=tmp_path / "a")
+    assert any(m.rows == [["Tabs", "\u2714\ufe0f"]] for m in plain.media if hasattr(m, "rows"))
+    (tmp_path / "docusaurus.config.js").write_text(config % "markdown: {emoji: false},")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = convert_mdx(tmp_path / "docs" / "intro.mdx", site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert ":white_check_mark: You want a SPA" in text
+
+
+def test_remark_math_formulas_are_read_as_written(tmp_path: Path) -> None:
+    """remark-math in a docs instance's remarkPlugins (Docusaurus "Math Equations", as docusaurus.io
+    configures it: import remarkMath from 'remark-math'; remarkPlugins: [remarkMath]) makes $...$ and
+    $$ blocks LaTeX: murar read '$F(x)=\\int_{a}^{x} f(t)\\,dt$' as MDX and Markdown, so the {a}/{x}
+    expressions went and \\, became ',' ('$F(x)=\\int_^ f(t),dt$'), and a $$ block became one line.
+    Escaped dollars, code spans and fences stay; without the plugin the text is read as before."""
+    from murar.ingest.markup.mdx import convert_mdx
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "math.mdx").write_text(
+        "# Math\n\nLet $F(x)=\n\\int_{a}^{x} f(t)\\,dt$ hold, costs \\$5, code `$x$`.\n\n"
+        "$$\nI = \\int_0^{2\\pi} \\sin(x)\\,dx\n$$\n\n```latex\n$y_{1}$\n```\n")
+    (tmp_path / "docs" / "plain.md").write_text("# Plain\n\nThe mean $\\bar{x}\\,$ is *shown*.\n")
+    config = ("import remarkMath from 'remark-math';\nexport default {markdown: {format: 'detect'}, presets: "
+              "[['classic', {docs: {sidebarPath: './sidebars.js', remarkPlugins: [%s]}}]]};\n")
+    (tmp_path / "docusaurus.config.js").write_text(config % "remarkMath")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = "\n".join(s.text for s in convert_mdx(tmp_path / "docs" / "math.mdx", site=site,
+                                                  assets_dir=tmp_path / "a").sections)
+    assert "Let $F(x)= \\int_{a}^{x} f(t)\\,dt$ hold, costs $5, code $x$." in text
+    assert "$$\nI = \\int_0^{2\\pi} \\sin(x)\\,dx\n$$" in text and "$y_{1}$" in text
+    plain = convert_mdx(tmp_path / "docs" / "plain.md", site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert "The mean $\\bar{x}\\,$ is shown." in plain
+    (tmp_path / "docusaurus.config.js").write_text(config % "")
+    site = DocusaurusSite.load(tmp_path, "docusaurus.config.js")
+    text = convert_mdx(tmp_path / "docs" / "math.mdx", site=site, assets_dir=tmp_path / "a").sections[0].text
+    assert "\\int_^ f(t),dt$" in text  # MDX and Markdown read it: what the page shows without the plugin
+
+
 def test_text_directives_the_sites_remark_plugins_render(tmp_path: Path) -> None:
     """authentik's docs add remark plugins of their own (beforeDefaultRemarkPlugins:
     remarkVersionDirective from ./remark/version-directive) that draw ':ak-version[2024.6]' and

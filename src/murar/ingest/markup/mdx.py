@@ -88,6 +88,7 @@ from murar.ingest.markdown import (
     convert_markdown_text,
 )
 from murar.ingest.markup.builder import page_rel, read_include, read_source
+from murar.ingest.markup.mathtext import remark_math
 from murar.ingest.markup.mdtext import (
     DIRECTIVE_ADMONITION,
     MDX_FENCE,
@@ -518,6 +519,9 @@ class MdxTransformer:
             _bind_module(name, module, scope, export=exports.get(name, "default") if isinstance(exports, dict)
                          else "default")
         lines = unwrap_mdx_code_blocks(text.splitlines())
+        math = getattr(self.site, "remark_math", None)
+        if callable(math) and math(page_rel) is True:  # remark-math: $...$ is LaTeX, not JSX or Markdown
+            lines = remark_math(lines, MDX_FENCE)
         if props is not None:
             lines = _fill_props(lines, props)
         lines = self._strip_esm(lines, scope, page_rel)
@@ -533,7 +537,6 @@ class MdxTransformer:
         as text (``'!!raw-loader!./x.js'``, ``'./x.js?raw'``) as a fenced block holding
         that file (Docusaurus "Code blocks": importing code snippets), and one holding a
         template literal (``{`const x = 1;`}``, "Usage in JSX") as a fenced block of its text."""
-        text = "\n".join(lines)
 
         def repl(m: re.Match[str]) -> str:
             if m.group(4) is not None:
@@ -556,7 +559,23 @@ class MdxTransformer:
             info = (lang.group(2) or lang.group(4) or "") if lang else ""
             return f"\n\n{head}{fence}{info}\n{code.rstrip()}\n{fence}\n\n"
 
-        return _raw_code_block(tags).sub(repl, text).split("\n")
+        # a fenced code block shows its <CodeBlock>{Source}</CodeBlock> lines as written (an
+        # example of the syntax): only the text between fences is rewritten
+        pattern = _raw_code_block(tags)
+        out: list[str] = []
+        run: list[str] = []
+        fences = FenceTracker(MDX_FENCE)
+        for line in lines:
+            if fences.in_code(line):
+                if run:
+                    out += pattern.sub(repl, "\n".join(run)).split("\n")
+                    run = []
+                out.append(line)
+            else:
+                run.append(line)
+        if run:
+            out += pattern.sub(repl, "\n".join(run)).split("\n")
+        return out
 
     def _code_block_components(self, lines: list[str], scope: _Scope, page_rel: str, *, known: list[str]) -> list[str]:
         """The site's own components used on the page that draw their children as a code
@@ -784,6 +803,9 @@ class MdxTransformer:
             if c == "\\" and i + 1 < n and line[i + 1] in "{}<":
                 parts.append(line[i : i + 2])  # \{ and \< are the characters themselves
                 i += 2
+                continue
+            if c == "<" and (line.startswith("<>", i) or line.startswith("</>", i)):
+                i += 2 if line[i + 1] == ">" else 3  # a JSX fragment draws nothing but its children
                 continue
             if c == "<" and failed < MAX_FAILED_TAGS:
                 tag = _scan_tag(line, i)

@@ -39,7 +39,10 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   ``package.json`` (2.x: MDX 1; 3.x or unknown: MDX 3); a swizzled
   ``src/theme/MDXComponents`` puts components in every page's scope; fenced
   code loses its ``themeConfig.prism.magicComments`` lines (theme-common
-  ``parseLines``).
+  ``parseLines``); emoji shortcodes that state a value (``:white_check_mark:``)
+  read as their character, as remark-emoji (on unless ``markdown.emoji: false``)
+  draws them; with ``remark-math`` in an instance's ``remarkPlugins``, ``$...$``
+  and ``$$`` blocks are LaTeX kept as written (before MDX reads braces in them).
 
 Settings are read from ``docusaurus.config.{js,ts}`` without running it
 (:mod:`murar.ingest.sites._jsconfig`); what cannot be read takes the default.
@@ -57,6 +60,8 @@ from typing import Any
 from urllib.parse import unquote
 
 from murar.errors import ConfigError
+from murar.ingest.markup.emoji import VALUE_EMOJI
+from murar.ingest.markup.mathtext import remark_math
 from murar.ingest.markup.mdtext import (
     MDX_FENCE,
     FenceTracker,
@@ -319,7 +324,8 @@ class ContentInstance:
     (:func:`npm2yarn_converters`); ``abbreviations`` is true when that list holds
     ``remark-abbr`` (its ``*[HTML]: ...`` definition lines are not page text);
     ``directives`` names the text directives the site's own remark plugins in its
-    lists render (:func:`site_directives`)."""
+    lists render (:func:`site_directives`); ``math`` is true when it holds
+    ``remark-math`` (``$...$`` and ``$$`` blocks are formulas)."""
 
     kind: str
     folder: str
@@ -328,6 +334,7 @@ class ContentInstance:
     localized: str = ""
     npm2yarn: tuple[str, ...] = ()  # converters of its npm2yarn remark plugin (none: not configured)
     abbreviations: bool = False  # remark-abbr in its remarkPlugins
+    math: bool = False  # remark-math in its remarkPlugins: $...$ and $$ blocks are LaTeX
     directives: tuple[str, ...] = ()  # text directives the site's own remark plugins render (site_directives)
 
 
@@ -796,6 +803,7 @@ class DocusaurusSite:
                 exclude=tuple(exclude) if exclude is not None else _DEFAULT_EXCLUDE, localized=localized,
                 npm2yarn=npm2yarn_converters(block, code, consts, mdx_version(root / site_dir)),
                 abbreviations=remark_plugin_entry(block, code, "remark-abbr") is not None,
+                math=remark_plugin_entry(block, code, "remark-math") is not None,
                 directives=site_directives(block, code, root, site_dir)))
         if wanted is not None and not any(v.asked for _, v in versions):
             have = sorted({n for _, v in versions for n in v.versions}, key=lambda n: (n != "current", n))
@@ -805,6 +813,8 @@ class DocusaurusSite:
         md_block = js.object_block(code, "markdown") or ""
         md_format = js.string_setting(md_block, "format", consts) or "mdx"
         settings = {"site_dir": site_dir, "markdown.format": md_format, "i18n.defaultLocale": default_locale}
+        if (js.top_level_value(md_block, "emoji") or "").rstrip(",").strip() == "false":
+            settings["markdown.emoji"] = "false"  # Docusaurus 3.9: turns remark-emoji off
         mdx = mdx_version(root / site_dir)
         if mdx is not None:
             settings["mdx.version"] = mdx
@@ -868,6 +878,13 @@ class DocusaurusSite:
                         code, PurePosixPath(rel).parent.as_posix(), self._module_source)
                     break
         return self._components
+
+    def remark_math(self, page_rel: str) -> bool:
+        """Whether the content plugin instance holding ``page_rel`` lists ``remark-math`` in its
+        ``remarkPlugins`` (Docusaurus "Math Equations"): its ``$...$`` and ``$$`` blocks are
+        LaTeX formulas, read as written (:func:`murar.ingest.markup.mathtext.remark_math`)."""
+        return any(i.math for i in self._instances
+                   if contained(page_rel, i.folder) or (i.localized and contained(page_rel, i.localized)))
 
     def mdx_component_exports(self) -> dict[str, str]:
         """Of :meth:`mdx_components`, the name its module exports each one as when it
@@ -1143,6 +1160,10 @@ class DocusaurusSite:
         text = _drop_magic_comments(directive_admonitions(text, fence), self._magic_comments, self._default_language,
                                     fence)
         text = _code_titles(text, fence)
+        if self._config.settings.get("markdown.emoji") != "false":
+            text = _emoji_shortcodes(text, fence)
+        if fence is _FENCE and self.remark_math(page_rel):  # an MDX page's formulas were read before its JSX
+            text = "\n".join(remark_math(text.split("\n"), fence))
         mine = [i for i in self._instances if contained(page_rel, i.folder) or (
             i.localized and contained(page_rel, i.localized))]
         if any(i.abbreviations for i in mine):
@@ -1152,6 +1173,30 @@ class DocusaurusSite:
             text = _site_text_directives(text, handled, fence)
         instance = max((i for i in mine if i.npm2yarn), key=lambda i: len(i.folder), default=None)
         return npm2yarn_tabs(text, instance.npm2yarn) if instance is not None else text
+
+
+_EMOJI_SHORTCODE = re.compile(r":(" + "|".join(re.escape(n) for n in VALUE_EMOJI) + r"):")
+
+
+def _emoji_shortcodes(text: str, fence: re.Pattern[str] = _FENCE) -> str:
+    """``text`` with the emoji shortcodes that state a value (``:white_check_mark:``,
+    ``:x:``, ``:warning:``: :data:`VALUE_EMOJI`) written as their character, outside
+    fenced code and code spans: Docusaurus's MDX loader runs remark-emoji on every page
+    (``markdown.emoji``, on unless set to ``false``), so the page shows ✅, not the
+    shortcode. Other shortcodes stay as written (murar holds no full emoji table)."""
+    if ":" not in text:
+        return text
+    fences = FenceTracker(fence)
+    out: list[str] = []
+    for line in text.split("\n"):
+        if fences.in_code(line) or line.count(":") < 2:
+            out.append(line)
+            continue
+        parts = re.split(r"(`+[^`]*`+)", line)  # code spans kept as written
+        for k in range(0, len(parts), 2):
+            parts[k] = _EMOJI_SHORTCODE.sub(lambda m: VALUE_EMOJI[m.group(1)], parts[k])
+        out.append("".join(parts))
+    return "\n".join(out)
 
 
 _TEXT_DIRECTIVE = re.compile(r"(?<![:\w`]):([A-Za-z][\w-]{0,60})(?:\[([^\]\n]{0,500})\])?(?:\{[^}\n]{0,500}\})?")
