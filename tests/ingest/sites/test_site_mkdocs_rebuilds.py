@@ -454,3 +454,33 @@ def test_a_link_text_wrapped_onto_two_lines_keeps_its_space(tmp_path: Path) -> N
         "# T\n\n1.  Go to the [/docker/compose directory on the project\n"
         '    page](https://x.org/a){:target="\\_blank"}\n    and download.\n'))
     assert doc.sections[0].text == "Go to the /docker/compose directory on the project page and download."
+
+
+def test_include_variants_line_is_the_code_of_the_file_it_names(tmp_path: Path) -> None:
+    """FastAPI's pages (markdown-include-variants, configured as markdown_include_variants): a line
+    '{* ../../docs_src/x.py hl[6] *}' is the code block of that file, relative to the folder of
+    mkdocs.yml (where mkdocs runs), or of its ln[...] ranges with the extension's 'omitted' lines;
+    murar left the line as text and lost the code. Without the extension the line stays as written."""
+    root = tmp_path / "proj"
+    (root / "docs_src").mkdir(parents=True)
+    (root / "docs_src" / "app.py").write_text("import os\n\nA = 1\nB = 2\nC = 3\n")
+    config = ("site_name: S\nmarkdown_extensions:\n  pymdownx.blocks.admonition:\n  mdx_include:\n"
+              "    base_path: docs\n  markdown_include_variants:\n")
+    page = ("# P\n\nWhole:\n\n{* ../../docs_src/app.py hl[3] *}\n\nPart:\n\n{* ../../docs_src/app.py ln[3:4] hl[3] *}\n\n"
+            "Gone: {* inline *} stays.\n\n{* ../../docs_src/missing.py *}\n")
+    (root / "docs" / "en").mkdir(parents=True)
+    (root / "docs" / "en" / "mkdocs.yml").write_text(config)
+    (root / "docs" / "en" / "docs").mkdir()
+    (root / "docs" / "en" / "docs" / "p.md").write_text(page)
+    site = MkDocsSite.load(root, "docs/en/mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "en" / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    text = doc.sections[0].text
+    assert "Whole:\n\nimport os\n\nA = 1\nB = 2\nC = 3\n\nPart:" in text
+    assert "Part:\n\n# Code above omitted 👆\n\nA = 1\nB = 2\n\n# Code below omitted 👇" in text
+    assert "{*" not in text.replace("{* inline *}", "")
+    assert [w for w in doc.warnings if "include" in w] == [
+        "include '../../docs_src/missing.py' not found (tried docs_src/missing.py)"]
+    (root / "docs" / "en" / "mkdocs.yml").write_text(config.replace("  markdown_include_variants:\n", ""))
+    site = MkDocsSite.load(root, "docs/en/mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "en" / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert "{* ../../docs_src/app.py hl[3] *}" in doc.sections[0].text

@@ -29,6 +29,9 @@ beside it (properdocs/config/base.py ``_open_config_file``: ``properdocs.yml``,
 ``{!file!}`` includes (the mdx_include and markdown-include extensions) name a
 file relative to the extension's ``base_path`` (default ``.``: the folder of
 ``mkdocs.yml``, where ``mkdocs`` runs): :meth:`MkDocsSite.resolve_markdown_include`.
+``{* file *}`` lines (the markdown-include-variants extension of the FastAPI projects,
+``markdown_include_variants``) name a file relative to the folder of ``mkdocs.yml``:
+:meth:`MkDocsSite.resolve_variants_include`.
 
 ``::: package.module.Object`` blocks (the mkdocstrings plugin) are the API
 documentation of that object, whose module is found by
@@ -564,6 +567,8 @@ class MkDocsSite:
                 if syntax == "markdown_include" and opts.get("inheritHeadingDepth") is True:
                     settings["include.inherit_heading_depth"] = "true"
                 break
+        if "markdown_include_variants" in exts:  # {* file *}: the file relative to where mkdocs runs
+            settings["include_variants.base_path"] = site_dir
         plugins = _plugins(data)
         settings["plugins"] = " ".join(plugins)
         for name in ("exclude", "excluder"):  # mkdocs-exclude (and its fork): glob / regex lists
@@ -1162,6 +1167,19 @@ class MkDocsSite:
         base = self._config.settings.get("include.base_path")
         if base is None:
             return ResolvedLink(problem="no {!file!} include extension configured")
+        joined = join_rel(base, target.strip())
+        if joined.startswith(".."):
+            return ResolvedLink(problem=f"include escapes the corpus root: {target.strip()}")
+        return self._checked(joined)
+
+    def resolve_variants_include(self, target: str) -> ResolvedLink:
+        """The file a ``{* target *}`` line (markdown-include-variants) names: ``target``
+        relative to the folder of ``mkdocs.yml`` (where ``mkdocs`` runs; the extension opens
+        ``Path(target)``). A problem when the extension is not configured or the path leaves
+        the root; the file need not exist. Never raises."""
+        base = self._config.settings.get("include_variants.base_path")
+        if base is None:
+            return ResolvedLink(problem="markdown_include_variants is not configured")
         joined = join_rel(base, target.strip())
         if joined.startswith(".."):
             return ResolvedLink(problem=f"include escapes the corpus root: {target.strip()}")
