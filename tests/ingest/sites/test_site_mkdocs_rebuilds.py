@@ -9,7 +9,7 @@ from sample_png import PNG_64PX as PNG
 from murar.ingest.markup.pymdown import convert_pymdown
 from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.mkdocs import MkDocsSite
-from murar.schema import ParsedDocument
+from murar.schema import ImageItem, ParsedDocument
 
 
 def _convert_page(tmp_path: Path, config: str, page: str, *, rel: str = "p.md") -> ParsedDocument:
@@ -484,3 +484,23 @@ def test_include_variants_line_is_the_code_of_the_file_it_names(tmp_path: Path) 
     site = MkDocsSite.load(root, "docs/en/mkdocs.yml")
     doc = convert_pymdown(root / "docs" / "en" / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
     assert "{* ../../docs_src/app.py hl[3] *}" in doc.sections[0].text
+
+
+def test_absolute_url_on_site_url_is_the_docs_file(tmp_path: Path) -> None:
+    """FastAPI's features page: ![ReDoc](https://fastapi.tiangolo.com/img/index/x.png), site_url
+    https://fastapi.tiangolo.com/: MkDocs copies docs/img/index/x.png to that URL, so the picture is
+    the docs file; murar kept it as a remote URL. Another host, a path outside site_url's path or a
+    file not in docs_dir stays remote."""
+    root = tmp_path / "proj"
+    (root / "docs" / "img").mkdir(parents=True)
+    (root / "docs" / "img" / "shot.png").write_bytes(PNG)
+    doc = _convert_page(tmp_path, "site_name: S\nsite_url: https://Docs.example.org/guide/\n",
+                        "# P\n\n![own](https://docs.example.org/guide/img/shot.png)\n\n"
+                        "![http](http://docs.example.org/guide/img/shot.png)\n\n"
+                        "![outside](https://docs.example.org/img/shot.png)\n\n"
+                        "![other](https://cdn.example.org/guide/img/shot.png)\n\n"
+                        "![absent](https://docs.example.org/guide/img/none.png)\n")
+    got = {m.alt: (m.path, m.url) for m in doc.media if isinstance(m, ImageItem)}
+    assert got["own"][0] is not None and got["http"][0] is not None
+    assert [got[k][0] for k in ("outside", "other", "absent")] == [None, None, None]
+    assert got["other"][1] == "https://cdn.example.org/guide/img/shot.png"

@@ -13,7 +13,9 @@ pymdownx.snippets documentation (``base_path``):
   out); other files in ``docs_dir`` are static files copied as they are;
 - image links resolve relative to the page file; a root-relative link
   (``/img/x.png``, or with the ``site_url`` path in front) is relative to
-  ``docs_dir``;
+  ``docs_dir``, and so is an absolute URL on ``site_url`` itself
+  (``https://docs.example.org/img/x.png``) when that file is in ``docs_dir``
+  (MkDocs copies it there; otherwise the URL stays remote);
 - ``--8<--`` snippets resolve against the snippets ``base_path`` list (default
   the folder of ``mkdocs.yml``; an entry that is a file is found by its name
   alone), then the page's folder; a file pulled in as a snippet is an include,
@@ -528,6 +530,8 @@ class MkDocsSite:
         m = re.match(r"^[a-z][a-z0-9+.-]*://[^/]+(/.*)?$", site_url)
         if m and m.group(1):
             base = "/" + m.group(1).strip("/") + "/" if m.group(1).strip("/") else "/"
+        if m:
+            settings["site_url"] = site_url
         exts = _extensions(data)
         snippets = exts.get("pymdownx.snippets", {})
         bases = snippets.get("base_path", ["."])
@@ -1049,7 +1053,8 @@ class MkDocsSite:
         if is_remote(target):
             if target.lower().startswith("data:"):
                 return ResolvedLink(problem="inline data URI image ignored")
-            return ResolvedLink(url=target)
+            own = self._own_file(target, page_rel=page_rel)
+            return own if own is not None else ResolvedLink(url=target)
         from urllib.parse import unquote
 
         path = unquote(target.split("#", 1)[0].split("?", 1)[0])
@@ -1069,6 +1074,29 @@ class MkDocsSite:
             if alt.rel_path and self._docs_of(alt.rel_path) and (self._config.root / alt.rel_path).exists():
                 return alt
         return res
+
+    def _own_file(self, url: str, *, page_rel: str) -> ResolvedLink | None:
+        """The ``docs_dir`` file an absolute URL on the site's own ``site_url`` names
+        (``https://docs.example.org/img/x.png`` with ``site_url: https://docs.example.org/``):
+        MkDocs copies every file of ``docs_dir`` to the same path under the site, so the
+        picture the browser loads from there is that file. ``None`` (the URL stays remote)
+        for another host, a path outside ``site_url``'s, or no such file in ``docs_dir``."""
+        from urllib.parse import unquote, urlsplit
+
+        site_url = self._config.settings.get("site_url", "")
+        if not site_url:
+            return None
+        mine, other = urlsplit(site_url), urlsplit(url)
+        if other.scheme.lower() not in ("http", "https") or not other.netloc \
+                or other.netloc.lower() != mine.netloc.lower():
+            return None
+        path = unquote(other.path)
+        base = self._config.base_url
+        if not path.startswith(base):
+            return None
+        docs = self._docs_of(page_rel) or self._aliases[0]
+        res = self._localized(self._checked(join_rel(docs, path[len(base):])))
+        return res if res.rel_path and (self._config.root / res.rel_path).is_file() else None
 
     def _url_folder(self, page_rel: str) -> str | None:
         """The folder a browser resolves the page's relative links against when it is
