@@ -504,3 +504,21 @@ def test_absolute_url_on_site_url_is_the_docs_file(tmp_path: Path) -> None:
     assert got["own"][0] is not None and got["http"][0] is not None
     assert [got[k][0] for k in ("outside", "other", "absent")] == [None, None, None]
     assert got["other"][1] == "https://cdn.example.org/guide/img/shot.png"
+
+
+def test_markdownextradata_data_folders_give_the_pages_their_variables(tmp_path: Path) -> None:
+    """FastAPI's home page (markdownextradata, data: ../en/data): '{% for sponsor in sponsors.gold %}'
+    lists docs/en/data/sponsors.yml; murar never read the plugin's data folders, so the loop drew
+    nothing. A file's path in the folder is its name (team/core.yml -> team.core); without the data
+    option the _data folders beside mkdocs.yml and in docs_dir are read."""
+    root = tmp_path / "proj"
+    (root / "data" / "team").mkdir(parents=True)
+    (root / "data" / "sponsors.yml").write_text("gold:\n  - title: Acme Cloud\n  - title: Widget Co\n")
+    (root / "data" / "team" / "core.json").write_text('{"lead": "Ada"}')
+    page = ("# P\n\n{% for s in sponsors.gold %}Sponsor {{ s.title }}. {% endfor %}\n\n"
+            "Lead: {{ team.core.lead }}.\n")
+    doc = _convert_page(tmp_path, "site_name: S\nplugins:\n  - markdownextradata:\n      data: data\n", page)
+    assert doc.sections[0].text == "Sponsor Acme Cloud. Sponsor Widget Co.\n\nLead: Ada."
+    (root / "data").rename(root / "docs" / "_data")
+    doc = _convert_page(tmp_path, "site_name: S\nplugins:\n  - markdownextradata\n", page)
+    assert doc.sections[0].text == "Sponsor Acme Cloud. Sponsor Widget Co.\n\nLead: Ada."

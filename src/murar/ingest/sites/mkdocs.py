@@ -39,6 +39,10 @@ file relative to the extension's ``base_path`` (default ``.``: the folder of
 documentation of that object, whose module is found by
 :meth:`MkDocsSite.resolve_python_object` (mkdocstrings-python ``paths``).
 
+With the markdownextradata plugin, pages are Jinja2 templates whose variables include its
+data files (the ``data`` folders, else ``_data`` beside ``mkdocs.yml`` and in ``docs_dir``;
+each file named by its path there): :meth:`MkDocsSite._extradata`.
+
 The mkdocs-exclude plugin's ``glob`` and ``regex`` lists exclude files too
 (paths relative to ``docs_dir``).
 
@@ -147,6 +151,9 @@ def _relative_path(value: str, site_dir: str, docs: str) -> str | None:
         return join_rel(docs, rest or ".")
     return None
 
+
+#: data files the markdownextradata plugin's folders may give the pages (a real site: a dozen)
+_MAX_DATA_FILES = 200
 
 #: values a ``mkdocs.yml`` may hold once its YAML aliases are expanded (a real one: hundreds)
 MAX_CONFIG_VALUES = 100_000
@@ -632,6 +639,12 @@ class MkDocsSite:
                 yamls = [yamls] if isinstance(yamls, (str, dict)) else yamls
                 names = [str(v) for y in yamls for v in (y.values() if isinstance(y, dict) else [y])]
                 settings["macros.include_yaml"] = "\n".join(join_rel(site_dir, n) for n in names)
+                if plugin == "markdownextradata":  # its data folders: "a,b" from mkdocs.yml's folder, else _data
+                    data_opt = opts.get("data")
+                    folders = ([join_rel(site_dir, f.strip()) for f in data_opt.split(",") if f.strip()]
+                               if isinstance(data_opt, str) and data_opt.strip()
+                               else [join_rel(site_dir, "_data"), join_rel(docs, "_data")])
+                    settings["markdownextradata.data"] = "\n".join(f for f in folders if not f.startswith(".."))
                 if opts.get("render_by_default") is False:
                     settings["macros.render_by_default"] = "false"
                 delims = {k: str(opts[f"j2_{k}_string"]) for k in _J2_DELIMITERS
@@ -1232,9 +1245,48 @@ class MkDocsSite:
                     loaded = None
                 if isinstance(loaded, dict):
                     variables.update(loaded)
+            extra = {**extra, **self._extradata()}
             variables.update(extra)
             self._macro_vars = variables
         return self._macro_vars
+
+    def _extradata(self) -> dict[str, Any]:
+        """The data files of the markdownextradata plugin (markdownextradata/plugin.py
+        ``on_pre_build``): every ``.yaml``, ``.yml`` and ``.json`` file under its data
+        folders (the ``data`` option, comma-separated and relative to the folder of
+        ``mkdocs.yml``; without it ``_data`` beside ``mkdocs.yml`` and in ``docs_dir``),
+        named by its path in the folder without the suffix, a subfolder a nested name
+        (``data/sponsors.yml`` -> ``sponsors``, ``data/team/core.yml`` -> ``team.core``).
+        At most :data:`_MAX_DATA_FILES` files; one that is no mapping or list, or unreadable, is skipped."""
+        out: dict[str, Any] = {}
+        root = self._config.root
+        read = 0
+        for folder in filter(None, self._config.settings.get("markdownextradata.data", "").split("\n")):
+            base = self._checked(folder).rel_path
+            if base is None or not (root / base).is_dir():
+                continue
+            files = sorted(p for p in (root / base).rglob("*") if p.suffix.lower() in (".yaml", ".yml", ".json"))
+            for path in files:
+                if read >= _MAX_DATA_FILES:
+                    return out
+                read += 1
+                rel = path.relative_to(root).as_posix()
+                text = read_capped(root, rel)
+                try:
+                    loaded = (json.loads(text) if path.suffix.lower() == ".json"
+                              else load_yaml_safely(text, unknown_tags="null")) if text is not None else None
+                except (ValueError, FrontMatterError, RecursionError):
+                    loaded = None
+                if not isinstance(loaded, (dict, list)):
+                    continue
+                names = PurePosixPath(rel[len(base) + 1:]).with_suffix("").parts
+                holder = out
+                for name in names[:-1]:
+                    nested = holder.get(name)
+                    holder[name] = nested = nested if isinstance(nested, dict) else {}
+                    holder = nested
+                holder[names[-1]] = loaded
+        return out
 
     def _macro_include(self, name: str) -> str | None:
         res = self._checked(join_rel(self._config.settings.get("macros.include_dir", self._docs), name))
