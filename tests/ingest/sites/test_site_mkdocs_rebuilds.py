@@ -522,3 +522,16 @@ def test_markdownextradata_data_folders_give_the_pages_their_variables(tmp_path:
     (root / "data").rename(root / "docs" / "_data")
     doc = _convert_page(tmp_path, "site_name: S\nplugins:\n  - markdownextradata\n", page)
     assert doc.sections[0].text == "Sponsor Acme Cloud. Sponsor Widget Co.\n\nLead: Ada."
+
+
+def test_admonition_words_without_a_quoted_title_are_classes(tmp_path: Path) -> None:
+    """Material's inline admonitions ('!!! tip inline', '??? info inline end'): Python-Markdown reads
+    every unquoted word after '!!!' as a class and titles the box with the first one ('Tip'); murar
+    showed 'Tip: inline'. A quoted title still titles it; an opener inside a code fence is code."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - admonition\n  - pymdownx.details\n",
+                        "# P\n\n!!! tip inline\n    Tip body.\n\n???+ info inline end\n    Info body.\n\n"
+                        '!!! note inline end "Side note"\n    Note body.\n\n```md\n!!! tip inline\n```\n')
+    text = doc.sections[0].text
+    assert "Tip:\n\nTip body." in text and "Info:\n\nInfo body." in text
+    assert "Note: Side note\n\nNote body." in text
+    assert "!!! tip inline" in text

@@ -33,7 +33,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   attribute lists (attr_list) after links and images are parsed by the
   mdit-py-plugins ``admon`` and ``attrs`` plugins; an admonition becomes
   "Kind: Title" followed by its body (a details block with a quoted title and no
-  type, ``??? "Summary"``, by its summary alone); the other attribute lists (a heading's
+  type, ``??? "Summary"``, by its summary alone; unquoted words after the type, ``!!! tip
+  inline end``, are classes, not a title: :func:`_admonition_classes`); the other attribute lists (a heading's
   ``{ #id }``, a block's own line, after emphasis) are read before parsing
   (:func:`_attr_lists`);
 - ``<figure markdown>`` (md_in_html): its ``<figcaption>`` is the caption of
@@ -257,6 +258,7 @@ class PymdownTransformer:
             lines = _arithmatex(lines)
         lines = _code_annotations(lines, all_code="content.code.annotate" in
                                   self.site.config.settings.get("theme.features", "").split())
+        lines = _admonition_classes(lines)
         plugins = self.site.config.settings.get("plugins", "").split()
         if "autorefs" in plugins or "mkdocstrings" in plugins:  # mkdocstrings turns autorefs on
             lines = _autorefs(lines, refs)
@@ -1315,10 +1317,27 @@ def _math_span(m: re.Match[str]) -> str:
 _ANNOTATION_MARK = re.compile(r"\((\d{1,3})\)!")
 _COMMENT_MARK = re.compile(r"(?:#|//|--|;|%|/\*|<!--|\{#|\{/\*).*\(\d{1,3}\)")  # a marker in a comment
 _ORDERED_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?P<num>\d{1,9})[.)](?P<gap>[ \t]+)(?=\S)")
+# an admonition opener of several unquoted words: "!!! tip inline end" (every word a class)
+_ADMONITION_CLASSES = re.compile(r"^([ \t]*)(!!!|\?\?\?\+?)[ \t]*([\w-]+)(?:[ \t]+[\w-]+)+[ \t]*$")
 _ANNOTATE_ADMONITION = re.compile(r"^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*?[ \t]+annotate\b")
 _ANNOTATE_DIV = re.compile(r"""^[ \t]*<div\b[^>]*\bclass=["'][^"']*\bannotate\b[^"']*["'][^>]*>""")
 _DIV_CLOSE = re.compile(r"^[ \t]*</div>")
 _ANNOTATE_ATTR = re.compile(r"^[ \t]*\{:?[^{}\n]*(?<![\w-])\.annotate(?![\w-])[^{}\n]*\}[ \t]*$")
+
+
+def _admonition_classes(lines: list[str]) -> list[str]:
+    """An admonition opened with more than one word and no quoted title (``!!! tip inline``,
+    ``??? note inline end``, ``!!! warning annotate``): Python-Markdown's admonition (and
+    pymdownx.details) read every unquoted word as a CSS class (Material's ``inline``/``end``
+    modifiers) and title the box with the first one capitalized (admonition.py ``RE`` and
+    ``get_class_and_title``); the parser's plugin would take the words after the first as the
+    title. The opener keeps its first word only; fenced code is left alone."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    for line in lines:
+        m = None if fences.in_code(line) else _ADMONITION_CLASSES.match(line)
+        out.append(f"{m.group(1)}{m.group(2)} {m.group(3)}" if m else line)
+    return out
 
 
 def _code_annotations(lines: list[str], *, all_code: bool) -> list[str]:
