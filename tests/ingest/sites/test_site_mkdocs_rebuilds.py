@@ -535,3 +535,19 @@ def test_admonition_words_without_a_quoted_title_are_classes(tmp_path: Path) -> 
     assert "Tip:\n\nTip body." in text and "Info:\n\nInfo body." in text
     assert "Note: Side note\n\nNote body." in text
     assert "!!! tip inline" in text
+
+
+def test_markdownextradata_renders_with_config_keys_extra_and_its_jinja_options(tmp_path: Path) -> None:
+    """markdownextradata renders a page with {**config, **extra}: '{{ site_name }}' is the site's
+    name, a data file is also under 'extra' ({{ extra['1_x'].a }}, its README), and its
+    jinja_options set the delimiters."""
+    root = tmp_path / "proj"
+    (root / "docs" / "_data" / "1_x").mkdir(parents=True)
+    (root / "docs" / "_data" / "1_x" / "c.yml").write_text("a: deep\n")
+    doc = _convert_page(tmp_path, "site_name: Widget Docs\nplugins:\n  - markdownextradata\n",
+                        "# P\n\nWelcome to {{ site_name }}: {{ extra['1_x'].c.a }}.\n")
+    assert doc.sections[0].text == "Welcome to Widget Docs: deep."
+    doc = _convert_page(tmp_path, "site_name: W\nplugins:\n  - markdownextradata:\n      jinja_options:\n"
+                        "        variable_start_string: '<<'\n        variable_end_string: '>>'\n",
+                        "# P\n\nName << site_name >>, kept {{ site_name }}.\n")
+    assert doc.sections[0].text.startswith("Name W, kept")

@@ -649,6 +649,10 @@ class MkDocsSite:
                     settings["macros.render_by_default"] = "false"
                 delims = {k: str(opts[f"j2_{k}_string"]) for k in _J2_DELIMITERS
                           if plugin == "macros" and isinstance(opts.get(f"j2_{k}_string"), str) and opts[f"j2_{k}_string"]}
+                jinja_opts = opts.get("jinja_options") if plugin == "markdownextradata" else None
+                if isinstance(jinja_opts, dict):  # markdownextradata: jinja2.Environment options
+                    delims.update({k: str(jinja_opts[f"{k}_string"]) for k in _J2_DELIMITERS
+                                   if isinstance(jinja_opts.get(f"{k}_string"), str) and jinja_opts[f"{k}_string"]})
                 if delims:
                     settings["macros.delimiters"] = json.dumps(delims)
                 break
@@ -1229,13 +1233,16 @@ class MkDocsSite:
     def _macro_variables(self) -> dict[str, Any]:
         """The Jinja2 names every page sees (mkdocs-macros ``on_config``): ``config``
         (the whole ``mkdocs.yml``), ``extra`` and each ``extra`` key at the top,
-        then the ``include_yaml`` files' keys."""
+        then the ``include_yaml`` files' keys. markdownextradata renders with every
+        ``mkdocs.yml`` key at the top too (``{**config, **extra}``: ``{{ site_name }}``),
+        its data files (:meth:`_extradata`) added to ``extra``."""
         if self._macro_vars is None:
             cfg = self._config
             data = read_site_config(cfg.root / cfg.config_file, root=cfg.root) if cfg.config_file else {}
             extra = data.get("extra") if isinstance(data.get("extra"), dict) else {}
             assert isinstance(extra, dict)
-            variables: dict[str, Any] = {"config": data, "extra": extra}
+            top = data if cfg.settings.get("macros.plugin") == "markdownextradata" else {}
+            variables: dict[str, Any] = {**top, "config": data, "extra": extra}
             for rel in filter(None, cfg.settings.get("macros.include_yaml", "").split("\n")):
                 res = self._checked(rel)
                 try:
@@ -1247,6 +1254,7 @@ class MkDocsSite:
                     variables.update(loaded)
             extra = {**extra, **self._extradata()}
             variables.update(extra)
+            variables["extra"] = extra
             self._macro_vars = variables
         return self._macro_vars
 
