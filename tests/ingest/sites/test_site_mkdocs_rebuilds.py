@@ -551,3 +551,16 @@ def test_markdownextradata_renders_with_config_keys_extra_and_its_jinja_options(
                         "        variable_start_string: '<<'\n        variable_end_string: '>>'\n",
                         "# P\n\nName << site_name >>, kept {{ site_name }}.\n")
     assert doc.sections[0].text.startswith("Name W, kept")
+
+
+def test_markdownextradata_data_path_that_climbs_back_into_the_root(tmp_path: Path) -> None:
+    """FastAPI's docs/en/mkdocs.yml says 'data: ../en/data' (its language configs inherit it); with
+    docs/en ingested as the root that path leaves the root and comes back: it is docs/en/data, read."""
+    root = tmp_path / "en"
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "team.yml").write_text("lead: Ada\n")
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - markdownextradata:\n      data: ../en/data\n")
+    (root / "docs" / "p.md").write_text("# P\n\nLead: {{ team.lead }}.\n")
+    doc = convert_pymdown(root / "docs" / "p.md", site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Lead: Ada."

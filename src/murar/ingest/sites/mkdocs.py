@@ -197,6 +197,17 @@ def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None,
     return data
 
 
+def _back_inside(root: Path, rel: str) -> str:
+    """``rel`` (relative to ``root``) without a climb out of the root and back into it:
+    ``../en/data`` read with the root at ``docs/en`` is ``data`` (the FastAPI language
+    configs name their folders ``../en/...``, from ``docs/<lang>``). Left as it is when
+    it really leaves the root."""
+    if not rel.startswith(".."):
+        return rel
+    inner = os.path.relpath(os.path.normpath(os.path.join(root, rel)), root).replace(os.sep, "/")
+    return rel if inner.startswith("..") else inner
+
+
 def _deep_merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     """``child`` merged into ``base`` as MkDocs merges a config into the one it
     ``INHERIT``s (MkDocs "Configuration inheritance": a deep merge, mergedeep's
@@ -644,6 +655,7 @@ class MkDocsSite:
                     folders = ([join_rel(site_dir, f.strip()) for f in data_opt.split(",") if f.strip()]
                                if isinstance(data_opt, str) and data_opt.strip()
                                else [join_rel(site_dir, "_data"), join_rel(docs, "_data")])
+                    folders = [_back_inside(root, f) for f in folders]
                     settings["markdownextradata.data"] = "\n".join(f for f in folders if not f.startswith(".."))
                 if opts.get("render_by_default") is False:
                     settings["macros.render_by_default"] = "false"
