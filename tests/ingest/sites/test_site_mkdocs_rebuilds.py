@@ -9,7 +9,7 @@ from sample_png import PNG_64PX as PNG
 from murar.ingest.markup.pymdown import convert_pymdown
 from murar.ingest.sites.base import FileRole
 from murar.ingest.sites.mkdocs import MkDocsSite
-from murar.schema import ParsedDocument
+from murar.schema import ImageItem, ParsedDocument
 
 
 def _convert_page(tmp_path: Path, config: str, page: str, *, rel: str = "p.md") -> ParsedDocument:
@@ -454,3 +454,113 @@ def test_a_link_text_wrapped_onto_two_lines_keeps_its_space(tmp_path: Path) -> N
         "# T\n\n1.  Go to the [/docker/compose directory on the project\n"
         '    page](https://x.org/a){:target="\\_blank"}\n    and download.\n'))
     assert doc.sections[0].text == "Go to the /docker/compose directory on the project page and download."
+
+
+def test_include_variants_line_is_the_code_of_the_file_it_names(tmp_path: Path) -> None:
+    """FastAPI's pages (markdown-include-variants, configured as markdown_include_variants): a line
+    '{* ../../docs_src/x.py hl[6] *}' is the code block of that file, relative to the folder of
+    mkdocs.yml (where mkdocs runs), or of its ln[...] ranges with the extension's 'omitted' lines;
+    murar left the line as text and lost the code. Without the extension the line stays as written."""
+    root = tmp_path / "proj"
+    (root / "docs_src").mkdir(parents=True)
+    (root / "docs_src" / "app.py").write_text("import os\n\nA = 1\nB = 2\nC = 3\n")
+    config = ("site_name: S\nmarkdown_extensions:\n  pymdownx.blocks.admonition:\n  mdx_include:\n"
+              "    base_path: docs\n  markdown_include_variants:\n")
+    page = ("# P\n\nWhole:\n\n{* ../../docs_src/app.py hl[3] *}\n\nPart:\n\n{* ../../docs_src/app.py ln[3:4] hl[3] *}\n\n"
+            "Gone: {* inline *} stays.\n\n{* ../../docs_src/missing.py *}\n")
+    (root / "docs" / "en").mkdir(parents=True)
+    (root / "docs" / "en" / "mkdocs.yml").write_text(config)
+    (root / "docs" / "en" / "docs").mkdir()
+    (root / "docs" / "en" / "docs" / "p.md").write_text(page)
+    site = MkDocsSite.load(root, "docs/en/mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "en" / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    text = doc.sections[0].text
+    assert "Whole:\n\nimport os\n\nA = 1\nB = 2\nC = 3\n\nPart:" in text
+    assert "Part:\n\n# Code above omitted 👆\n\nA = 1\nB = 2\n\n# Code below omitted 👇" in text
+    assert "{*" not in text.replace("{* inline *}", "")
+    assert [w for w in doc.warnings if "include" in w] == [
+        "include '../../docs_src/missing.py' not found (tried docs_src/missing.py)"]
+    (root / "docs" / "en" / "mkdocs.yml").write_text(config.replace("  markdown_include_variants:\n", ""))
+    site = MkDocsSite.load(root, "docs/en/mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "en" / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert "{* ../../docs_src/app.py hl[3] *}" in doc.sections[0].text
+
+
+def test_absolute_url_on_site_url_is_the_docs_file(tmp_path: Path) -> None:
+    """FastAPI's features page: ![ReDoc](https://fastapi.tiangolo.com/img/index/x.png), site_url
+    https://fastapi.tiangolo.com/: MkDocs copies docs/img/index/x.png to that URL, so the picture is
+    the docs file; murar kept it as a remote URL. Another host, a path outside site_url's path or a
+    file not in docs_dir stays remote."""
+    root = tmp_path / "proj"
+    (root / "docs" / "img").mkdir(parents=True)
+    (root / "docs" / "img" / "shot.png").write_bytes(PNG)
+    doc = _convert_page(tmp_path, "site_name: S\nsite_url: https://Docs.example.org/guide/\n",
+                        "# P\n\n![own](https://docs.example.org/guide/img/shot.png)\n\n"
+                        "![http](http://docs.example.org/guide/img/shot.png)\n\n"
+                        "![outside](https://docs.example.org/img/shot.png)\n\n"
+                        "![other](https://cdn.example.org/guide/img/shot.png)\n\n"
+                        "![absent](https://docs.example.org/guide/img/none.png)\n")
+    got = {m.alt: (m.path, m.url) for m in doc.media if isinstance(m, ImageItem)}
+    assert got["own"][0] is not None and got["http"][0] is not None
+    assert [got[k][0] for k in ("outside", "other", "absent")] == [None, None, None]
+    assert got["other"][1] == "https://cdn.example.org/guide/img/shot.png"
+
+
+def test_markdownextradata_data_folders_give_the_pages_their_variables(tmp_path: Path) -> None:
+    """FastAPI's home page (markdownextradata, data: ../en/data): '{% for sponsor in sponsors.gold %}'
+    lists docs/en/data/sponsors.yml; murar never read the plugin's data folders, so the loop drew
+    nothing. A file's path in the folder is its name (team/core.yml -> team.core); without the data
+    option the _data folders beside mkdocs.yml and in docs_dir are read."""
+    root = tmp_path / "proj"
+    (root / "data" / "team").mkdir(parents=True)
+    (root / "data" / "sponsors.yml").write_text("gold:\n  - title: Acme Cloud\n  - title: Widget Co\n")
+    (root / "data" / "team" / "core.json").write_text('{"lead": "Ada"}')
+    page = ("# P\n\n{% for s in sponsors.gold %}Sponsor {{ s.title }}. {% endfor %}\n\n"
+            "Lead: {{ team.core.lead }}.\n")
+    doc = _convert_page(tmp_path, "site_name: S\nplugins:\n  - markdownextradata:\n      data: data\n", page)
+    assert doc.sections[0].text == "Sponsor Acme Cloud. Sponsor Widget Co.\n\nLead: Ada."
+    (root / "data").rename(root / "docs" / "_data")
+    doc = _convert_page(tmp_path, "site_name: S\nplugins:\n  - markdownextradata\n", page)
+    assert doc.sections[0].text == "Sponsor Acme Cloud. Sponsor Widget Co.\n\nLead: Ada."
+
+
+def test_admonition_words_without_a_quoted_title_are_classes(tmp_path: Path) -> None:
+    """Material's inline admonitions ('!!! tip inline', '??? info inline end'): Python-Markdown reads
+    every unquoted word after '!!!' as a class and titles the box with the first one ('Tip'); murar
+    showed 'Tip: inline'. A quoted title still titles it; an opener inside a code fence is code."""
+    doc = _convert_page(tmp_path, "site_name: S\nmarkdown_extensions:\n  - admonition\n  - pymdownx.details\n",
+                        "# P\n\n!!! tip inline\n    Tip body.\n\n???+ info inline end\n    Info body.\n\n"
+                        '!!! note inline end "Side note"\n    Note body.\n\n```md\n!!! tip inline\n```\n')
+    text = doc.sections[0].text
+    assert "Tip:\n\nTip body." in text and "Info:\n\nInfo body." in text
+    assert "Note: Side note\n\nNote body." in text
+    assert "!!! tip inline" in text
+
+
+def test_markdownextradata_renders_with_config_keys_extra_and_its_jinja_options(tmp_path: Path) -> None:
+    """markdownextradata renders a page with {**config, **extra}: '{{ site_name }}' is the site's
+    name, a data file is also under 'extra' ({{ extra['1_x'].a }}, its README), and its
+    jinja_options set the delimiters."""
+    root = tmp_path / "proj"
+    (root / "docs" / "_data" / "1_x").mkdir(parents=True)
+    (root / "docs" / "_data" / "1_x" / "c.yml").write_text("a: deep\n")
+    doc = _convert_page(tmp_path, "site_name: Widget Docs\nplugins:\n  - markdownextradata\n",
+                        "# P\n\nWelcome to {{ site_name }}: {{ extra['1_x'].c.a }}.\n")
+    assert doc.sections[0].text == "Welcome to Widget Docs: deep."
+    doc = _convert_page(tmp_path, "site_name: W\nplugins:\n  - markdownextradata:\n      jinja_options:\n"
+                        "        variable_start_string: '<<'\n        variable_end_string: '>>'\n",
+                        "# P\n\nName << site_name >>, kept {{ site_name }}.\n")
+    assert doc.sections[0].text.startswith("Name W, kept")
+
+
+def test_markdownextradata_data_path_that_climbs_back_into_the_root(tmp_path: Path) -> None:
+    """FastAPI's docs/en/mkdocs.yml says 'data: ../en/data' (its language configs inherit it); with
+    docs/en ingested as the root that path leaves the root and comes back: it is docs/en/data, read."""
+    root = tmp_path / "en"
+    (root / "data").mkdir(parents=True)
+    (root / "data" / "team.yml").write_text("lead: Ada\n")
+    (root / "docs").mkdir()
+    (root / "mkdocs.yml").write_text("site_name: S\nplugins:\n  - markdownextradata:\n      data: ../en/data\n")
+    (root / "docs" / "p.md").write_text("# P\n\nLead: {{ team.lead }}.\n")
+    doc = convert_pymdown(root / "docs" / "p.md", site=MkDocsSite.load(root, "mkdocs.yml"), assets_dir=tmp_path / "a")
+    assert doc.sections[0].text == "Lead: Ada."

@@ -22,6 +22,10 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
 - ``{!file!}`` includes (mdx_include, markdown-include) are replaced by the
   file, found by the site's ``resolve_markdown_include`` (the extension's
   ``base_path``), before snippets and inside code blocks too;
+- ``{* file ln[3:6] hl[4] *}`` lines (markdown-include-variants, the FastAPI projects'
+  extension, when configured) become the code block of the file (or of its ``ln`` line
+  ranges), found by the site's ``resolve_variants_include``; the collapsed boxes of the
+  other Python variants are not shown;
 - ``=== "Tab"`` content tabs (pymdownx.tabbed) become the tab label as a bold
   line followed by the tab's (dedented) content;
 - ``!!! note "Title"``, ``??? tip``, ``???+ info`` admonitions
@@ -29,7 +33,8 @@ PyMdown Extensions documentation, Material for MkDocs "Reference"):
   attribute lists (attr_list) after links and images are parsed by the
   mdit-py-plugins ``admon`` and ``attrs`` plugins; an admonition becomes
   "Kind: Title" followed by its body (a details block with a quoted title and no
-  type, ``??? "Summary"``, by its summary alone); the other attribute lists (a heading's
+  type, ``??? "Summary"``, by its summary alone; unquoted words after the type, ``!!! tip
+  inline end``, are classes, not a title: :func:`_admonition_classes`); the other attribute lists (a heading's
   ``{ #id }``, a block's own line, after emphasis) are read before parsing
   (:func:`_attr_lists`);
 - ``<figure markdown>`` (md_in_html): its ``<figcaption>`` is the caption of
@@ -95,6 +100,9 @@ _SNIPPET_FENCE = re.compile(r"^\s*-{1,}8<-{1,}\s*$")
 _MDX_INCLUDE = re.compile(r"(?P<escape>\\)?\{!(?:[+-])?(?P<indent>>)?[ \t]*(?P<path>[^\s|!\[\]{}][^|!\[\]{}\n]*?)[ \t]*"
                           r"(?:\[ln:(?P<lines>[^\]\s]+)\])?[ \t]*(?:\|[ \t]*[\w.-]+[ \t]*)?!\}")
 _MD_INCLUDE = re.compile(r"\{![ \t]*(?P<path>[^\s!{}][^!{}\n]*?)[ \t]*!(?:lines=(?P<lines>[0-9 -]+))?\}")
+# markdown-include-variants: "{* file config *}" alone on a line, configs "name[value]"
+_VARIANTS_LINE = re.compile(r"^\{\*\s*(\S+)\s*(.*)\*\}$")
+_VARIANTS_CONFIG = re.compile(r"(\w+)\[([^\]]+)\]")
 _HEADING_START = re.compile(r"^#+", re.MULTILINE)  # markdown-include's HEADING_SYNTAX, per line
 _HILITE_SHEBANG = re.compile(r"(?<!`)(`+)(?::{3,}|#!)[\w#.+-]*[ \t]+(?=\S)")
 _REF_DEF_LINE = re.compile(r"""^\[[^\[\]\n]*\]:[ ]*\S+(?:[ ]+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?[ ]*$""")
@@ -226,6 +234,8 @@ class PymdownTransformer:
         appended = self.site.config.settings.get("snippets.auto_append", "")
         for name in (n for n in appended.split("\n") if n.strip()):  # pymdownx.snippets auto_append
             text = f'{text.rstrip()}\n\n--8<-- "{name.strip()}"\n'
+        if "markdown_include_variants" in self.extensions and "{*" in text:
+            text = self.expand_include_variants(text, stack=(page_rel,))
         syntax = self.site.config.settings.get("include.syntax")
         if syntax and "{!" in text:
             text = self.expand_includes(text, syntax=syntax, depth=0, stack=(page_rel,))
@@ -248,6 +258,7 @@ class PymdownTransformer:
             lines = _arithmatex(lines)
         lines = _code_annotations(lines, all_code="content.code.annotate" in
                                   self.site.config.settings.get("theme.features", "").split())
+        lines = _admonition_classes(lines)
         plugins = self.site.config.settings.get("plugins", "").split()
         if "autorefs" in plugins or "mkdocstrings" in plugins:  # mkdocstrings turns autorefs on
             lines = _autorefs(lines, refs)
@@ -370,6 +381,54 @@ class PymdownTransformer:
             return body
 
         return pattern.sub(replace, text)
+
+    def expand_include_variants(self, text: str, *, stack: tuple[str, ...]) -> str:
+        """Replace ``{* file ln[3:6,8] hl[4] title["x"] *}`` lines (the markdown-include-variants
+        extension of the FastAPI projects, markdown_include_variants/_main.py ``re_line``: a whole
+        line, the file relative to where ``mkdocs`` runs, the folder of ``mkdocs.yml``) by the code
+        block the extension writes for the file named: the whole file, or the ``ln`` line ranges
+        (1-based, inclusive) with its "# Code above omitted 👆" / "# Code here omitted 👈" /
+        "# Code below omitted 👇" lines around them. The other Python versions of the file it
+        lists go in a collapsed "Other versions and variants" box, and the full file of an ``ln``
+        include in a collapsed "Full file preview": neither is shown, so neither is kept. A file
+        not found leaves nothing and a warning (the extension stops the build there)."""
+        resolver = getattr(self.site, "resolve_variants_include", None)
+        out: list[str] = []
+        for line in text.split("\n"):
+            m = _VARIANTS_LINE.match(line)
+            if m is None:
+                out.append(line)
+                continue
+            name = m.group(1)
+            ranges: list[tuple[int, int]] = []
+            title = ""
+            for key, value in _VARIANTS_CONFIG.findall(m.group(2)):
+                if key == "ln":
+                    ranges.extend(_variant_ranges(value))
+                elif key == "title" and len(value) >= 2 and value[0] == value[-1] == '"':
+                    title = value[1:-1]
+            if resolver is None:
+                self.warnings.append(f"include {name!r}: unresolvable; not included")
+                continue
+            found = self._read_included("include", name, resolver(name), stack, problem=True)
+            if found is None:
+                continue
+            lines = found[1].rstrip("\n").split("\n")
+            if ranges and ranges != [(0, 0)]:
+                body: list[str] = []
+                for k, (start, end) in enumerate(sorted(ranges)):
+                    if k == 0 and start > 1:
+                        body += ["# Code above omitted 👆", ""]
+                    if k:
+                        body += ["", "# Code here omitted 👈", ""]
+                    body += lines[max(start, 1) - 1:end]
+                if max(ranges)[1] < len(lines):
+                    body += ["", "# Code below omitted 👇"]
+            else:
+                body = lines
+            fence = "`" * max(3, 1 + max((len(r) for r in re.findall(r"`{3,}", "\n".join(body))), default=0))
+            out += ["", fence + "python" + (f' title="{title}"' if title else ""), *body, fence, ""]
+        return "\n".join(out)
 
     def _read_included(self, kind: str, name: str, res: ResolvedLink, stack: tuple[str, ...], *,
                        problem: bool) -> tuple[str, str] | None:
@@ -716,6 +775,18 @@ def _fence_tabs(lines: list[str]) -> list[str]:
                 break
         out.append("")
     return out
+
+
+def _variant_ranges(spec: str) -> list[tuple[int, int]]:
+    """An ``ln[...]`` value of markdown-include-variants (``3:6,8,10:11``) as (first, last)
+    line pairs, 1-based and inclusive; a part that is not a number or a ``a:b`` pair is left out."""
+    ranges: list[tuple[int, int]] = []
+    for part in (p.strip() for p in spec.split(",")):
+        start, _, end = part.partition(":")
+        first, last = bounded_int(start.strip()), bounded_int((end if ":" in part else start).strip())
+        if first is not None and last is not None:
+            ranges.append((first, last))
+    return ranges
 
 
 def include_targets(text: str, syntax: str) -> list[str]:
@@ -1246,10 +1317,27 @@ def _math_span(m: re.Match[str]) -> str:
 _ANNOTATION_MARK = re.compile(r"\((\d{1,3})\)!")
 _COMMENT_MARK = re.compile(r"(?:#|//|--|;|%|/\*|<!--|\{#|\{/\*).*\(\d{1,3}\)")  # a marker in a comment
 _ORDERED_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?P<num>\d{1,9})[.)](?P<gap>[ \t]+)(?=\S)")
+# an admonition opener of several unquoted words: "!!! tip inline end" (every word a class)
+_ADMONITION_CLASSES = re.compile(r"^([ \t]*)(!!!|\?\?\?\+?)[ \t]*([\w-]+)(?:[ \t]+[\w-]+)+[ \t]*$")
 _ANNOTATE_ADMONITION = re.compile(r"^(?P<indent>[ \t]*)(?:!!!|\?\?\?\+?)[ \t]+[\w-]+(?:[ \t]+[\w-]+)*?[ \t]+annotate\b")
 _ANNOTATE_DIV = re.compile(r"""^[ \t]*<div\b[^>]*\bclass=["'][^"']*\bannotate\b[^"']*["'][^>]*>""")
 _DIV_CLOSE = re.compile(r"^[ \t]*</div>")
 _ANNOTATE_ATTR = re.compile(r"^[ \t]*\{:?[^{}\n]*(?<![\w-])\.annotate(?![\w-])[^{}\n]*\}[ \t]*$")
+
+
+def _admonition_classes(lines: list[str]) -> list[str]:
+    """An admonition opened with more than one word and no quoted title (``!!! tip inline``,
+    ``??? note inline end``, ``!!! warning annotate``): Python-Markdown's admonition (and
+    pymdownx.details) read every unquoted word as a CSS class (Material's ``inline``/``end``
+    modifiers) and title the box with the first one capitalized (admonition.py ``RE`` and
+    ``get_class_and_title``); the parser's plugin would take the words after the first as the
+    title. The opener keeps its first word only; fenced code is left alone."""
+    out: list[str] = []
+    fences = FenceTracker(_FENCE)
+    for line in lines:
+        m = None if fences.in_code(line) else _ADMONITION_CLASSES.match(line)
+        out.append(f"{m.group(1)}{m.group(2)} {m.group(3)}" if m else line)
+    return out
 
 
 def _code_annotations(lines: list[str], *, all_code: bool) -> list[str]:

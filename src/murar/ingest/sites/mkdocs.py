@@ -13,7 +13,9 @@ pymdownx.snippets documentation (``base_path``):
   out); other files in ``docs_dir`` are static files copied as they are;
 - image links resolve relative to the page file; a root-relative link
   (``/img/x.png``, or with the ``site_url`` path in front) is relative to
-  ``docs_dir``;
+  ``docs_dir``, and so is an absolute URL on ``site_url`` itself
+  (``https://docs.example.org/img/x.png``) when that file is in ``docs_dir``
+  (MkDocs copies it there; otherwise the URL stays remote);
 - ``--8<--`` snippets resolve against the snippets ``base_path`` list (default
   the folder of ``mkdocs.yml``; an entry that is a file is found by its name
   alone), then the page's folder; a file pulled in as a snippet is an include,
@@ -29,10 +31,17 @@ beside it (properdocs/config/base.py ``_open_config_file``: ``properdocs.yml``,
 ``{!file!}`` includes (the mdx_include and markdown-include extensions) name a
 file relative to the extension's ``base_path`` (default ``.``: the folder of
 ``mkdocs.yml``, where ``mkdocs`` runs): :meth:`MkDocsSite.resolve_markdown_include`.
+``{* file *}`` lines (the markdown-include-variants extension of the FastAPI projects,
+``markdown_include_variants``) name a file relative to the folder of ``mkdocs.yml``:
+:meth:`MkDocsSite.resolve_variants_include`.
 
 ``::: package.module.Object`` blocks (the mkdocstrings plugin) are the API
 documentation of that object, whose module is found by
 :meth:`MkDocsSite.resolve_python_object` (mkdocstrings-python ``paths``).
+
+With the markdownextradata plugin, pages are Jinja2 templates whose variables include its
+data files (the ``data`` folders, else ``_data`` beside ``mkdocs.yml`` and in ``docs_dir``;
+each file named by its path there): :meth:`MkDocsSite._extradata`.
 
 The mkdocs-exclude plugin's ``glob`` and ``regex`` lists exclude files too
 (paths relative to ``docs_dir``).
@@ -143,6 +152,9 @@ def _relative_path(value: str, site_dir: str, docs: str) -> str | None:
     return None
 
 
+#: data files the markdownextradata plugin's folders may give the pages (a real site: a dozen)
+_MAX_DATA_FILES = 200
+
 #: values a ``mkdocs.yml`` may hold once its YAML aliases are expanded (a real one: hundreds)
 MAX_CONFIG_VALUES = 100_000
 
@@ -183,6 +195,17 @@ def read_mkdocs_yml(path: Path, *, depth: int = 0, root: Path | None = None,
             return data  # a parent out of the corpus root is not read
         return _deep_merge(read_mkdocs_yml(inherited, depth=depth + 1, root=root), data)
     return data
+
+
+def _back_inside(root: Path, rel: str) -> str:
+    """``rel`` (relative to ``root``) without a climb out of the root and back into it:
+    ``../en/data`` read with the root at ``docs/en`` is ``data`` (the FastAPI language
+    configs name their folders ``../en/...``, from ``docs/<lang>``). Left as it is when
+    it really leaves the root."""
+    if not rel.startswith(".."):
+        return rel
+    inner = os.path.relpath(os.path.normpath(os.path.join(root, rel)), root).replace(os.sep, "/")
+    return rel if inner.startswith("..") else inner
 
 
 def _deep_merge(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
@@ -525,6 +548,8 @@ class MkDocsSite:
         m = re.match(r"^[a-z][a-z0-9+.-]*://[^/]+(/.*)?$", site_url)
         if m and m.group(1):
             base = "/" + m.group(1).strip("/") + "/" if m.group(1).strip("/") else "/"
+        if m:
+            settings["site_url"] = site_url
         exts = _extensions(data)
         snippets = exts.get("pymdownx.snippets", {})
         bases = snippets.get("base_path", ["."])
@@ -564,6 +589,8 @@ class MkDocsSite:
                 if syntax == "markdown_include" and opts.get("inheritHeadingDepth") is True:
                     settings["include.inherit_heading_depth"] = "true"
                 break
+        if "markdown_include_variants" in exts:  # {* file *}: the file relative to where mkdocs runs
+            settings["include_variants.base_path"] = site_dir
         plugins = _plugins(data)
         settings["plugins"] = " ".join(plugins)
         for name in ("exclude", "excluder"):  # mkdocs-exclude (and its fork): glob / regex lists
@@ -623,10 +650,21 @@ class MkDocsSite:
                 yamls = [yamls] if isinstance(yamls, (str, dict)) else yamls
                 names = [str(v) for y in yamls for v in (y.values() if isinstance(y, dict) else [y])]
                 settings["macros.include_yaml"] = "\n".join(join_rel(site_dir, n) for n in names)
+                if plugin == "markdownextradata":  # its data folders: "a,b" from mkdocs.yml's folder, else _data
+                    data_opt = opts.get("data")
+                    folders = ([join_rel(site_dir, f.strip()) for f in data_opt.split(",") if f.strip()]
+                               if isinstance(data_opt, str) and data_opt.strip()
+                               else [join_rel(site_dir, "_data"), join_rel(docs, "_data")])
+                    folders = [_back_inside(root, f) for f in folders]
+                    settings["markdownextradata.data"] = "\n".join(f for f in folders if not f.startswith(".."))
                 if opts.get("render_by_default") is False:
                     settings["macros.render_by_default"] = "false"
                 delims = {k: str(opts[f"j2_{k}_string"]) for k in _J2_DELIMITERS
                           if plugin == "macros" and isinstance(opts.get(f"j2_{k}_string"), str) and opts[f"j2_{k}_string"]}
+                jinja_opts = opts.get("jinja_options") if plugin == "markdownextradata" else None
+                if isinstance(jinja_opts, dict):  # markdownextradata: jinja2.Environment options
+                    delims.update({k: str(jinja_opts[f"{k}_string"]) for k in _J2_DELIMITERS
+                                   if isinstance(jinja_opts.get(f"{k}_string"), str) and jinja_opts[f"{k}_string"]})
                 if delims:
                     settings["macros.delimiters"] = json.dumps(delims)
                 break
@@ -1044,7 +1082,8 @@ class MkDocsSite:
         if is_remote(target):
             if target.lower().startswith("data:"):
                 return ResolvedLink(problem="inline data URI image ignored")
-            return ResolvedLink(url=target)
+            own = self._own_file(target, page_rel=page_rel)
+            return own if own is not None else ResolvedLink(url=target)
         from urllib.parse import unquote
 
         path = unquote(target.split("#", 1)[0].split("?", 1)[0])
@@ -1064,6 +1103,29 @@ class MkDocsSite:
             if alt.rel_path and self._docs_of(alt.rel_path) and (self._config.root / alt.rel_path).exists():
                 return alt
         return res
+
+    def _own_file(self, url: str, *, page_rel: str) -> ResolvedLink | None:
+        """The ``docs_dir`` file an absolute URL on the site's own ``site_url`` names
+        (``https://docs.example.org/img/x.png`` with ``site_url: https://docs.example.org/``):
+        MkDocs copies every file of ``docs_dir`` to the same path under the site, so the
+        picture the browser loads from there is that file. ``None`` (the URL stays remote)
+        for another host, a path outside ``site_url``'s, or no such file in ``docs_dir``."""
+        from urllib.parse import unquote, urlsplit
+
+        site_url = self._config.settings.get("site_url", "")
+        if not site_url:
+            return None
+        mine, other = urlsplit(site_url), urlsplit(url)
+        if other.scheme.lower() not in ("http", "https") or not other.netloc \
+                or other.netloc.lower() != mine.netloc.lower():
+            return None
+        path = unquote(other.path)
+        base = self._config.base_url
+        if not path.startswith(base):
+            return None
+        docs = self._docs_of(page_rel) or self._aliases[0]
+        res = self._localized(self._checked(join_rel(docs, path[len(base):])))
+        return res if res.rel_path and (self._config.root / res.rel_path).is_file() else None
 
     def _url_folder(self, page_rel: str) -> str | None:
         """The folder a browser resolves the page's relative links against when it is
@@ -1167,16 +1229,32 @@ class MkDocsSite:
             return ResolvedLink(problem=f"include escapes the corpus root: {target.strip()}")
         return self._checked(joined)
 
+    def resolve_variants_include(self, target: str) -> ResolvedLink:
+        """The file a ``{* target *}`` line (markdown-include-variants) names: ``target``
+        relative to the folder of ``mkdocs.yml`` (where ``mkdocs`` runs; the extension opens
+        ``Path(target)``). A problem when the extension is not configured or the path leaves
+        the root; the file need not exist. Never raises."""
+        base = self._config.settings.get("include_variants.base_path")
+        if base is None:
+            return ResolvedLink(problem="markdown_include_variants is not configured")
+        joined = join_rel(base, target.strip())
+        if joined.startswith(".."):
+            return ResolvedLink(problem=f"include escapes the corpus root: {target.strip()}")
+        return self._checked(joined)
+
     def _macro_variables(self) -> dict[str, Any]:
         """The Jinja2 names every page sees (mkdocs-macros ``on_config``): ``config``
         (the whole ``mkdocs.yml``), ``extra`` and each ``extra`` key at the top,
-        then the ``include_yaml`` files' keys."""
+        then the ``include_yaml`` files' keys. markdownextradata renders with every
+        ``mkdocs.yml`` key at the top too (``{**config, **extra}``: ``{{ site_name }}``),
+        its data files (:meth:`_extradata`) added to ``extra``."""
         if self._macro_vars is None:
             cfg = self._config
             data = read_site_config(cfg.root / cfg.config_file, root=cfg.root) if cfg.config_file else {}
             extra = data.get("extra") if isinstance(data.get("extra"), dict) else {}
             assert isinstance(extra, dict)
-            variables: dict[str, Any] = {"config": data, "extra": extra}
+            top = data if cfg.settings.get("macros.plugin") == "markdownextradata" else {}
+            variables: dict[str, Any] = {**top, "config": data, "extra": extra}
             for rel in filter(None, cfg.settings.get("macros.include_yaml", "").split("\n")):
                 res = self._checked(rel)
                 try:
@@ -1186,9 +1264,49 @@ class MkDocsSite:
                     loaded = None
                 if isinstance(loaded, dict):
                     variables.update(loaded)
+            extra = {**extra, **self._extradata()}
             variables.update(extra)
+            variables["extra"] = extra
             self._macro_vars = variables
         return self._macro_vars
+
+    def _extradata(self) -> dict[str, Any]:
+        """The data files of the markdownextradata plugin (markdownextradata/plugin.py
+        ``on_pre_build``): every ``.yaml``, ``.yml`` and ``.json`` file under its data
+        folders (the ``data`` option, comma-separated and relative to the folder of
+        ``mkdocs.yml``; without it ``_data`` beside ``mkdocs.yml`` and in ``docs_dir``),
+        named by its path in the folder without the suffix, a subfolder a nested name
+        (``data/sponsors.yml`` -> ``sponsors``, ``data/team/core.yml`` -> ``team.core``).
+        At most :data:`_MAX_DATA_FILES` files; one that is no mapping or list, or unreadable, is skipped."""
+        out: dict[str, Any] = {}
+        root = self._config.root
+        read = 0
+        for folder in filter(None, self._config.settings.get("markdownextradata.data", "").split("\n")):
+            base = self._checked(folder).rel_path
+            if base is None or not (root / base).is_dir():
+                continue
+            files = sorted(p for p in (root / base).rglob("*") if p.suffix.lower() in (".yaml", ".yml", ".json"))
+            for path in files:
+                if read >= _MAX_DATA_FILES:
+                    return out
+                read += 1
+                rel = path.relative_to(root).as_posix()
+                text = read_capped(root, rel)
+                try:
+                    loaded = (json.loads(text) if path.suffix.lower() == ".json"
+                              else load_yaml_safely(text, unknown_tags="null")) if text is not None else None
+                except (ValueError, FrontMatterError, RecursionError):
+                    loaded = None
+                if not isinstance(loaded, (dict, list)):
+                    continue
+                names = PurePosixPath(rel[len(base) + 1:]).with_suffix("").parts
+                holder = out
+                for name in names[:-1]:
+                    nested = holder.get(name)
+                    holder[name] = nested = nested if isinstance(nested, dict) else {}
+                    holder = nested
+                holder[names[-1]] = loaded
+        return out
 
     def _macro_include(self, name: str) -> str | None:
         res = self._checked(join_rel(self._config.settings.get("macros.include_dir", self._docs), name))
