@@ -143,9 +143,7 @@ def test_second_call_is_fast_and_does_not_reread(
     monkeypatch.setattr(m, "_assemble", boom)
     monkeypatch.setattr(m, "_hash_file", boom)
     monkeypatch.setattr(m, "find_parts", boom)  # a verified cache needs no installed parts
-    t0 = time.perf_counter()
-    assert ensure_gguf(fake_recipe, cache) == out
-    assert time.perf_counter() - t0 < 0.05
+    assert ensure_gguf(fake_recipe, cache) == out  # the patched helpers prove no re-hash (no wall-clock bound)
     assert out.stat().st_mtime_ns == mtime
 
 
