@@ -1607,6 +1607,18 @@ def test_line_comments_after_a_list_continuation_are_skipped(tmp_path: Path) -> 
     assert "curl latest\n\nAnother version:\n\ncurl other\n\nArm\n\ncurl arm" in text
 
 
+def test_line_comments_between_a_block_and_a_list_continuation_are_skipped(tmp_path: Path) -> None:
+    """A step's listing, line comments (test-runner steps), ``+``, the output listing: Asciidoctor's
+    list item reader keeps the comment lines in the item, so the ``+`` attaches the output to the
+    step (redpanda-data/docs' console quickstart). asciidoc-py ended the item at the comment after
+    the closing delimiter and showed the ``+`` as text."""
+    site = _component(tmp_path, {f"{MOD}/pages/q.adoc": (
+        "= Quickstart\n\n. Run:\n+\n```bash\ndocker compose up\n```\n// (step run)\n// (step wait)\n+\n"
+        "[.no-copy]\n----\nRunning 9/10\n----\n\n. Open the console.\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "q.adoc", site=site).sections[0].text
+    assert text == "Run:\n\ndocker compose up\n\nRunning 9/10\n\nOpen the console."
+
+
 def test_block_metadata_stays_pending_across_list_continuations(tmp_path: Path) -> None:
     """``+``, ``.Mac and Linux``, ``+``, ``[source,shell]``, ``+``, ``----``: Asciidoctor keeps a
     block's title and attribute lines pending across the ``+`` lines between them and attaches
