@@ -1550,6 +1550,23 @@ def test_document_title_below_a_comment_block_and_a_named_alt(tmp_path: Path) ->
     assert [m.alt for m in _images(doc)] == ["Flow diagram", "Settings, cog"]
 
 
+def test_image_macro_positional_and_named_width_declares_the_shown_size(tmp_path: Path) -> None:
+    """Asciidoctor reads an image macro's positional attributes as alt, width, height (and named
+    ones after an unquoted alt): ``image:gear.png[Settings,16]`` is a 16 px icon in the sentence,
+    ``image::badge.png[Badge,24]`` a 24 px block. asciidoc-py dropped both widths, so a large file
+    drawn as an icon counted as a figure (neither ``inline`` nor ``tiny``)."""
+    for name in ("gear.png", "badge.png", "shot.png", "cog.png"):
+        (tmp_path / MOD / "images").mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (800, 500), "white").save(tmp_path / MOD / "images" / name)
+    site = _component(tmp_path, {f"{MOD}/pages/w.adoc": (
+        "= Widths\n\nClick the image:gear.png[Settings,16] icon, or image:cog.png[\"Cog, small\",width=16].\n\n"
+        "image::badge.png[Badge,24]\n\nimage::shot.png[Console overview,640,role=thumb]\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "w.adoc", site=site)
+    flags = {m.alt: sorted(m.flags) for m in _images(doc)}
+    assert flags == {"Settings": ["inline", "tiny"], "Cog, small": ["inline", "tiny"], "Badge": ["tiny"],
+                     "Console overview": []}
+
+
 def test_video_macro_with_a_hosting_service_embeds_its_video_id(tmp_path: Path) -> None:
     """Asciidoctor reads ``video::ID[youtube]`` (and ``vimeo``, ``wistia``) as that service's video:
     the target is its ID, embedded from the service (a YouTube list's first ID). asciidoc-py took the
