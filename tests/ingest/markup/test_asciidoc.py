@@ -1567,6 +1567,17 @@ def test_image_macro_positional_and_named_width_declares_the_shown_size(tmp_path
                      "Console overview": []}
 
 
+def test_checklist_items_show_their_box_not_the_markup(tmp_path: Path) -> None:
+    """``* [x] Done`` / ``* [ ] Todo`` is an Asciidoctor checklist: the box is drawn (✓ / ❏), the
+    brackets are not text. asciidoc-py showed '[x]' and '[ ]'. In a listing they stay as written."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": (
+        "= Checks\n\n* [x] Broker running\n* [ ] Topic created\n** [*] Nested done\n\n"
+        "----\n* [x] kept in code\n----\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site).sections[0].text
+    assert "✓ Broker running" in text and "❏ Topic created" in text and "✓ Nested done" in text
+    assert "* [x] kept in code" in text and text.count("[x]") == 1
+
+
 def test_video_macro_with_a_hosting_service_embeds_its_video_id(tmp_path: Path) -> None:
     """Asciidoctor reads ``video::ID[youtube]`` (and ``vimeo``, ``wistia``) as that service's video:
     the target is its ID, embedded from the service (a YouTube list's first ID). asciidoc-py took the

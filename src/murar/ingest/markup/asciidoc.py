@@ -202,6 +202,8 @@ _NAMED_ALT = re.compile(r"""(?:^|,)\s*alt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,]*))"
 _IMAGE_ATTRLIST = re.compile(r"(?<![\w:\\])(image::?[^\s\[\]]+)\[([^\[\]\n]{1,1000})\]")
 _ATTR_ITEM = re.compile(r"""\s*("[^"]*"|'[^']*'|[A-Za-z][\w-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^,]*)|[^,]*)\s*(?:,|$)""")
 _NAMED_ITEM = re.compile(r"""^\s*([A-Za-z][\w-]*)\s*=\s*(.*?)\s*$""", re.DOTALL)
+# an unordered list item that is a checklist entry (Asciidoctor's CheckListRx: "[ ]", "[x]", "[*]")
+_CHECKLIST = re.compile(r"^([ \t]*(?:\*{1,5}|-)[ \t]+)\[([ x*])\](?=[ \t]+\S)")
 _INLINE_IMAGE_NAMED_FIRST = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(?=\s*[A-Za-z][\w-]*\s*=)")
 # a block image's title="..." attribute: its caption, as a .Title line gives it
 _BLOCK_IMAGE_TITLE = re.compile(r"""^(image::[^\s\[\]]+\[.*?)(?:,\s*|(?<=\[))title\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,\]]*))(.*\]\s*)$""")
@@ -460,6 +462,10 @@ class _Pre:
                         line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_span(self.sub(m.group(2)) if "{" in m.group(2)
                                                                                 else m.group(2)) + m.group(3), line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
+                if "[" in line and line.lstrip()[:1] in ("*", "-"):
+                    # a checklist item (* [x] Done): Asciidoctor draws the box, ✓ or ❏ (a glyph of the
+                    # icon font with icons=font); asciidoc-py showed "[x]" as text
+                    line = _CHECKLIST.sub(lambda m: m.group(1) + ("❏" if m.group(2) == " " else "✓"), line)
                 if line.startswith("video::") and len(line) <= 2000:
                     line = _VIDEO_SERVICE.sub(_video_service_url, line)
                 if line.startswith("image::") and "title" in line and len(line) <= 2000:
