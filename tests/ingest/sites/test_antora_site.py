@@ -207,6 +207,10 @@ def test_only_descriptors_at_the_playbooks_start_paths_are_components(tmp_path: 
     assert sorted(c.dir for c in site.components) == ["", "guides"]
     assert site.classify("guides/modules/ROOT/pages/g.adoc").role is FileRole.PAGE
     assert site.classify("broken-doc/modules/ROOT/pages/custom-page.adoc").role is FileRole.EXCLUDED
+    write_files(tmp_path / "d", {**files, "antora-playbook.yml": (  # braces and an excluded start path
+        "content:\n  sources:\n  - url: .\n    start_paths: '{guides,broken-doc}, !broken-doc'\n")})
+    site = AntoraSite(tmp_path / "d")
+    assert [c.dir for c in site.components] == ["guides"]
     write_files(tmp_path / "c", {**files, "antora-playbook.yml": (
         "content:\n  sources:\n  - url: https://github.com/o/docs\n    start_path: docs\n")})
     site = AntoraSite(tmp_path / "c")

@@ -194,6 +194,33 @@ def _npm_playbooks(root: Path, warnings: list[str] | None = None) -> list[str]:
     return found
 
 
+def _csv(text: str) -> list[str]:
+    """A comma-separated list, commas inside ``{...}`` kept (``docs, {api,cli}/docs``)."""
+    parts, depth, cur = [], 0, ""
+    for ch in text[:10_000]:
+        depth += (ch == "{") - (ch == "}")
+        if ch == "," and depth <= 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*parts, cur]
+
+
+def _braces(pattern: str, limit: int = 64) -> list[str]:
+    """``pattern`` with its ``{a,b}`` alternatives expanded (as Antora's start path globs), at most
+    ``limit`` patterns; an unclosed brace is kept as written."""
+    m = re.search(r"\{([^{}]*)\}", pattern)
+    if m is None or "," not in m.group(1):
+        return [pattern]
+    out: list[str] = []
+    for alt in m.group(1).split(","):
+        out.extend(_braces(pattern[:m.start()] + alt + pattern[m.end():], limit))
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
 def _inside(root: Path, rel: str) -> bool:
     """``rel`` names a file under ``root`` (no ``..`` out of it, no absolute path, no link out)."""
     return inside_root(root / rel, root).rel_path is not None
@@ -338,9 +365,10 @@ class AntoraSite:
             self._playbook_path = path
         return self._playbook_path if isinstance(self._playbook_path, Path) else None
 
-    def _start_paths(self) -> list[str] | None:
-        """The folders (relative to the root, ``fnmatch`` patterns) where the playbook's content
-        sources start, or ``None`` when it tells nothing about this root.
+    def _start_paths(self) -> list[tuple[str, tuple[str, ...]]] | None:
+        """The folders (relative to the root, ``fnmatch`` patterns, each with the patterns its source
+        excludes: ``!docs/old``; ``{a,b}`` braces expanded) where the playbook's content sources
+        start, or ``None`` when it tells nothing about this root.
 
         Antora reads a component descriptor at a content source's start path only
         (``start_path``/``start_paths``, default: the repository's root; docs.antora.org,
@@ -355,14 +383,14 @@ class AntoraSite:
         sources = content.get("sources") if isinstance(content, dict) else None
         if not isinstance(sources, list):
             return None
-        found: list[str] = []
+        found: list[tuple[str, tuple[str, ...]]] = []
         local = False
         for source in sources:
             if not isinstance(source, dict) or not isinstance(source.get("url"), str):
                 continue
             url = source["url"].strip()
             raw = source.get("start_paths", source.get("start_path", ""))
-            starts = [p.strip() for p in (raw.split(",") if isinstance(raw, str) else raw if isinstance(raw, list)
+            starts = [p.strip() for p in (_csv(raw) if isinstance(raw, str) else raw if isinstance(raw, list)
                                           else [""]) if isinstance(p, str)] or [""]
             base = ""
             if not re.match(r"^(?:[a-z][a-z0-9+.-]*://|git@|~)", url, re.IGNORECASE):
@@ -374,11 +402,11 @@ class AntoraSite:
                     return None  # a local source outside this root: its start paths say nothing here
                 base = where.relative_to(self._root).as_posix() if where != self._root else ""
                 local = True
-            for start in starts:
-                if start.startswith("!"):
-                    continue
-                folder = PurePosixPath(base, start.strip("/")).as_posix()
-                found.append("" if folder == "." else folder)
+            folders = [PurePosixPath(base, x.lstrip("!").strip("/")).as_posix() for s in starts for x in _braces(s)]
+            negated = [x.startswith("!") for s in starts for x in _braces(s)]
+            folders = ["" if f == "." else f for f in folders]
+            excluded = tuple(f for f, neg in zip(folders, negated) if neg)
+            found.extend((f, excluded) for f, neg in zip(folders, negated) if not neg)
         return found if local else None
 
     def site_attributes(self) -> tuple[dict[str, str], frozenset[str]]:
@@ -419,15 +447,18 @@ class AntoraSite:
             dirs = {rel_dir for _, rel_dir in candidates}
             starts = self._start_paths()
             if starts is not None:
-                kept = [(p, d) for p, d in candidates if any(fnmatchcase(d, s) for s in starts)]
+                def at_start(d: str, starts: list[tuple[str, tuple[str, ...]]] = starts) -> bool:
+                    return any(fnmatchcase(d, s) and not any(fnmatchcase(d, x) for x in ex) for s, ex in starts)
+
+                kept = [(p, d) for p, d in candidates if at_start(d)]
                 if kept:  # (none at a start path: the playbook is not this site's; all are read)
                     playbook = self._playbook()
                     where = playbook.relative_to(self._root).as_posix() if playbook else "the playbook"
                     for d in dirs:
-                        if not any(fnmatchcase(d, s) for s in starts):
+                        if not at_start(d):
                             self._not_started[d] = (
                                 f"Antora component descriptor {d}/antora.yml is not at a start path of the content "
-                                f"sources of {where} ({', '.join(repr(s or '.') for s in starts)}): not read by Antora")
+                                f"sources of {where} ({', '.join(repr(s or '.') for s, _ in starts)}): not read by Antora")
                     candidates = kept
             for path, rel_dir in candidates:
                 # Antora reads a descriptor at a content source's start path only: one inside another
