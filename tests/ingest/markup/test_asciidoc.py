@@ -1550,6 +1550,34 @@ def test_document_title_below_a_comment_block_and_a_named_alt(tmp_path: Path) ->
     assert [m.alt for m in _images(doc)] == ["Flow diagram", "Settings, cog"]
 
 
+def test_image_macro_positional_and_named_width_declares_the_shown_size(tmp_path: Path) -> None:
+    """Asciidoctor reads an image macro's positional attributes as alt, width, height (and named
+    ones after an unquoted alt): ``image:gear.png[Settings,16]`` is a 16 px icon in the sentence,
+    ``image::badge.png[Badge,24]`` a 24 px block. asciidoc-py dropped both widths, so a large file
+    drawn as an icon counted as a figure (neither ``inline`` nor ``tiny``)."""
+    for name in ("gear.png", "badge.png", "shot.png", "cog.png"):
+        (tmp_path / MOD / "images").mkdir(parents=True, exist_ok=True)
+        Image.new("RGB", (800, 500), "white").save(tmp_path / MOD / "images" / name)
+    site = _component(tmp_path, {f"{MOD}/pages/w.adoc": (
+        "= Widths\n\nClick the image:gear.png[Settings,16] icon, or image:cog.png[\"Cog, small\",width=16].\n\n"
+        "image::badge.png[Badge,24]\n\nimage::shot.png[Console overview,640,role=thumb]\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "w.adoc", site=site)
+    flags = {m.alt: sorted(m.flags) for m in _images(doc)}
+    assert flags == {"Settings": ["inline", "tiny"], "Cog, small": ["inline", "tiny"], "Badge": ["tiny"],
+                     "Console overview": []}
+
+
+def test_checklist_items_show_their_box_not_the_markup(tmp_path: Path) -> None:
+    """``* [x] Done`` / ``* [ ] Todo`` is an Asciidoctor checklist: the box is drawn (✓ / ❏), the
+    brackets are not text. asciidoc-py showed '[x]' and '[ ]'. In a listing they stay as written."""
+    site = _component(tmp_path, {f"{MOD}/pages/c.adoc": (
+        "= Checks\n\n* [x] Broker running\n* [ ] Topic created\n** [*] Nested done\n\n"
+        "----\n* [x] kept in code\n----\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site).sections[0].text
+    assert "✓ Broker running" in text and "❏ Topic created" in text and "✓ Nested done" in text
+    assert "* [x] kept in code" in text and text.count("[x]") == 1
+
+
 def test_video_macro_with_a_hosting_service_embeds_its_video_id(tmp_path: Path) -> None:
     """Asciidoctor reads ``video::ID[youtube]`` (and ``vimeo``, ``wistia``) as that service's video:
     the target is its ID, embedded from the service (a YouTube list's first ID). asciidoc-py took the
@@ -1605,6 +1633,18 @@ def test_line_comments_after_a_list_continuation_are_skipped(tmp_path: Path) -> 
     text = "\n".join(s.text for s in doc.sections)
     assert "+" not in text and "::" not in text
     assert "curl latest\n\nAnother version:\n\ncurl other\n\nArm\n\ncurl arm" in text
+
+
+def test_line_comments_between_a_block_and_a_list_continuation_are_skipped(tmp_path: Path) -> None:
+    """A step's listing, line comments (test-runner steps), ``+``, the output listing: Asciidoctor's
+    list item reader keeps the comment lines in the item, so the ``+`` attaches the output to the
+    step (redpanda-data/docs' console quickstart). asciidoc-py ended the item at the comment after
+    the closing delimiter and showed the ``+`` as text."""
+    site = _component(tmp_path, {f"{MOD}/pages/q.adoc": (
+        "= Quickstart\n\n. Run:\n+\n```bash\ndocker compose up\n```\n// (step run)\n// (step wait)\n+\n"
+        "[.no-copy]\n----\nRunning 9/10\n----\n\n. Open the console.\n")})
+    text = convert_asciidoc(tmp_path / MOD / "pages" / "q.adoc", site=site).sections[0].text
+    assert text == "Run:\n\ndocker compose up\n\nRunning 9/10\n\nOpen the console."
 
 
 def test_block_metadata_stays_pending_across_list_continuations(tmp_path: Path) -> None:

@@ -178,6 +178,45 @@ def test_an_antora_yml_inside_a_module_is_a_file_not_a_component(tmp_path: Path,
     assert "configuration" not in site.classify("docs/modules/ROOT/examples/antora.yml").reason
 
 
+def test_only_descriptors_at_the_playbooks_start_paths_are_components(tmp_path: Path,
+                                                                    write_files: Callable[..., None]) -> None:
+    """A playbook whose content source is this folder (``url: .``) reads the descriptor at its
+    start path only (default: the root; docs.antora.org, "Content sources"): redpanda-data/docs
+    keeps test components in ``broken-doc/`` and ``custom-doc/``, which were ingested as pages of
+    the site. With ``start_paths``, each is read; a playbook whose sources are all remote says
+    nothing about the folders here, so every descriptor is read as before."""
+    files = {
+        "antora.yml": "name: ROOT\nversion: '24.1'\n",
+        "modules/ROOT/pages/index.adoc": "= Home\n",
+        "broken-doc/antora.yml": "name: redpanda-cloud\nversion: ~\n",
+        "broken-doc/modules/ROOT/pages/custom-page.adoc": "= Custom\n",
+        "guides/antora.yml": "name: guides\nversion: ~\n",
+        "guides/modules/ROOT/pages/g.adoc": "= Guide\n",
+    }
+    write_files(tmp_path / "a", {**files, "antora-playbook.yml": (
+        "content:\n  sources:\n  - url: .\n    branches: HEAD\n  - url: https://github.com/o/other\n"
+        "    start_paths: [home, api]\n")})
+    site = AntoraSite(tmp_path / "a")
+    assert [c.dir for c in site.components] == [""]
+    assert site.classify("modules/ROOT/pages/index.adoc").role is FileRole.PAGE
+    custom = site.classify("broken-doc/modules/ROOT/pages/custom-page.adoc")
+    assert custom.role is FileRole.EXCLUDED and "start path" in custom.reason
+    write_files(tmp_path / "b", {**files, "antora-playbook.yml": (
+        "content:\n  sources:\n  - url: ./\n    start_paths: ., guid*\n")})
+    site = AntoraSite(tmp_path / "b")
+    assert sorted(c.dir for c in site.components) == ["", "guides"]
+    assert site.classify("guides/modules/ROOT/pages/g.adoc").role is FileRole.PAGE
+    assert site.classify("broken-doc/modules/ROOT/pages/custom-page.adoc").role is FileRole.EXCLUDED
+    write_files(tmp_path / "d", {**files, "antora-playbook.yml": (  # braces and an excluded start path
+        "content:\n  sources:\n  - url: .\n    start_paths: '{guides,broken-doc}, !broken-doc'\n")})
+    site = AntoraSite(tmp_path / "d")
+    assert [c.dir for c in site.components] == ["guides"]
+    write_files(tmp_path / "c", {**files, "antora-playbook.yml": (
+        "content:\n  sources:\n  - url: https://github.com/o/docs\n    start_path: docs\n")})
+    site = AntoraSite(tmp_path / "c")
+    assert sorted(c.dir for c in site.components) == ["", "broken-doc", "guides"]
+
+
 def test_two_versions_of_one_component_read_the_latest(tmp_path: Path, write_files: Callable[..., None]) -> None:
     """Two antora.yml with one name: Antora shows the latest version (semantic versions
     from the highest, prereleases passed over); the other's pages are skipped with its

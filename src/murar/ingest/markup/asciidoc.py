@@ -197,6 +197,13 @@ _VIDEO_EMBED = {"youtube": "https://www.youtube.com/embed/{}", "vimeo": "https:/
 #: an image macro whose attribute list opens with a named attribute and names ``alt=``
 _IMAGE_NAMED_ALT = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(\s*[A-Za-z][\w-]*\s*=[^\]\n]*)\]")
 _NAMED_ALT = re.compile(r"""(?:^|,)\s*alt\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,]*))""")
+# an image macro's attribute list (no brackets inside), its comma-separated items (a quoted one may
+# hold commas) and a named item
+_IMAGE_ATTRLIST = re.compile(r"(?<![\w:\\])(image::?[^\s\[\]]+)\[([^\[\]\n]{1,1000})\]")
+_ATTR_ITEM = re.compile(r"""\s*("[^"]*"|'[^']*'|[A-Za-z][\w-]*\s*=\s*(?:"[^"]*"|'[^']*'|[^,]*)|[^,]*)\s*(?:,|$)""")
+_NAMED_ITEM = re.compile(r"""^\s*([A-Za-z][\w-]*)\s*=\s*(.*?)\s*$""", re.DOTALL)
+# an unordered list item that is a checklist entry (Asciidoctor's CheckListRx: "[ ]", "[x]", "[*]")
+_CHECKLIST = re.compile(r"^([ \t]*(?:\*{1,5}|-)[ \t]+)\[([ x*])\](?=[ \t]+\S)")
 _INLINE_IMAGE_NAMED_FIRST = re.compile(r"(?<![\w:])(image::?[^\s\[\]]+)\[(?=\s*[A-Za-z][\w-]*\s*=)")
 # a block image's title="..." attribute: its caption, as a .Title line gives it
 _BLOCK_IMAGE_TITLE = re.compile(r"""^(image::[^\s\[\]]+\[.*?)(?:,\s*|(?<=\[))title\s*=\s*(?:"([^"]*)"|'([^']*)'|([^,\]]*))(.*\]\s*)$""")
@@ -455,6 +462,10 @@ class _Pre:
                         line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_span(self.sub(m.group(2)) if "{" in m.group(2)
                                                                                 else m.group(2)) + m.group(3), line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
+                if "[" in line and line.lstrip()[:1] in ("*", "-"):
+                    # a checklist item (* [x] Done): Asciidoctor draws the box, ✓ or ❏ (a glyph of the
+                    # icon font with icons=font); asciidoc-py showed "[x]" as text
+                    line = _CHECKLIST.sub(lambda m: m.group(1) + ("❏" if m.group(2) == " " else "✓"), line)
                 if line.startswith("video::") and len(line) <= 2000:
                     line = _VIDEO_SERVICE.sub(_video_service_url, line)
                 if line.startswith("image::") and "title" in line and len(line) <= 2000:
@@ -513,6 +524,10 @@ class _Pre:
                                      else m.group(1) + m.group(2).replace(" ", "%20") + "[", line)
         if "[image:" in line:
             line = _LINKED_IMAGE.sub(lambda m: m.group(1), line)
+        if "image:" in line and "," in line:
+            # image:gear.png[Settings,16] / [Settings,width=16]: Asciidoctor's width (and height); asciidoc-py
+            # dropped both, so an icon drawn 16 px wide was taken for a figure
+            line = _IMAGE_ATTRLIST.sub(_image_size_attrs, line)
         if "image:" in line and "=" in line:
             if "alt" in line:  # image::x.png[alt=Architecture]: Asciidoctor's alt (asciidoc-py showed 'alt=...')
                 line = _IMAGE_NAMED_ALT.sub(_alt_positional, line)
@@ -701,6 +716,35 @@ def _video_service_url(m: re.Match[str]) -> str:
     playlist, ``id/list``); asciidoc-py took it for a file beside the page."""
     vid = re.split(r"[,/]", m.group(1))[0]
     return f"video::{_VIDEO_EMBED[m.group(2).lower()].format(vid)}["
+
+
+def _image_size_attrs(m: re.Match[str]) -> str:
+    """``image::x.png[Alt,300,200,role=thumb]`` as ``image::x.png["Alt",width="300",height="200",role="thumb"]``.
+
+    Asciidoctor reads an image macro's positional attributes as ``alt``, ``width``, ``height``
+    (docs.asciidoctor.org: images, "Image macro attributes"); asciidoc-py read only the alt and,
+    after an unquoted alt, no named attribute either, so a declared width never reached the
+    page (an icon shown 16 px wide counted as a figure). A list that opens with a named
+    attribute is left to the rules for those (:func:`_alt_positional`)."""
+    items = [next(g for g in it.groups() if g is not None) if it.group(0).strip() else ""
+             for it in _ATTR_ITEM.finditer(m.group(2))][:20]
+    while items and not items[-1].strip():  # (the pattern's empty match at the end)
+        items.pop()
+    if not items or _NAMED_ITEM.match(items[0]):
+        return m.group(0)
+    positional = [it for it in items if not _NAMED_ITEM.match(it)]
+    named = [_NAMED_ITEM.match(it) for it in items if _NAMED_ITEM.match(it)]
+    if len(positional) < 2 and not named:
+        return m.group(0)
+    out = ['"' + positional[0].strip().strip('"').replace('"', "") + '"']
+    given = {n.group(1) for n in named if n is not None}
+    for key, value in zip(("width", "height"), positional[1:3]):
+        if value.strip() and key not in given:
+            out.append(f'{key}="{value.strip().strip(chr(34))}"')
+    for n in named:
+        if n is not None:
+            out.append(f'{n.group(1)}="{n.group(2).strip().strip(chr(39)).strip(chr(34)).replace(chr(34), "")}"')
+    return f"{m.group(1)}[{','.join(out)}]"
 
 
 def _alt_positional(m: re.Match[str]) -> str:
@@ -1369,7 +1413,8 @@ class _HtmlWalker:
             self.b.end_paragraph()
             caption = self.title_of(node)
             for img in node.css("img"):
-                self.b.image(img.attributes.get("src") or "", alt=_alt(img), caption=caption)
+                self.b.image(img.attributes.get("src") or "", alt=_alt(img), caption=caption,
+                             declared_width=px_width(img.attributes.get("width")))
             self.b.end_paragraph()
             return
         if tag == "div" and "paragraph" in cls:

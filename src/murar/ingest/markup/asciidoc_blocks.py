@@ -346,6 +346,11 @@ def continuation_runs(lines: list[str]) -> list[str]:
     * ``+``, line comments, a block: the comments are skipped and the block is
       attached (a partial's ``// tag::name[]`` marker line right after the ``+`` that
       attaches its paragraph); the comments go.
+    * a line of the item (a closing delimiter too), line comments, ``+``: Asciidoctor's
+      list item reader keeps the comment lines in the item, so the ``+`` still attaches
+      the next block (redpanda-data/docs' test-step comments between a step's listing and
+      the ``+`` over its output); the comments go. asciidoc-py ended the item at the
+      comment after a delimited block and showed the ``+`` as text.
 
     asciidoc-py showed "+ .Example ..." and "+ In the following ..." as text."""
     ignored = _in_blocks(lines)
@@ -353,6 +358,11 @@ def continuation_runs(lines: list[str]) -> list[str]:
     for i, line in enumerate(lines):
         if ignored[i] or i in skip or line.strip() != "+":
             continue
+        above = i - 1
+        while above >= 0 and not ignored[above] and _LINE_COMMENT.match(lines[above]):
+            above -= 1
+        if 0 <= above < i - 1 and lines[above].strip():
+            skip.update(range(above + 1, i))
         j = i + 1
         while j < len(lines) and not ignored[j] and _LINE_COMMENT.match(lines[j]):
             j += 1

@@ -21,6 +21,10 @@ only), ``images/`` and ``attachments/`` (assets; ``assets/images/`` and
 - an ``antora.yml`` inside a component version's ``modules/`` folder is a file of
   that version (an example), not a component descriptor: Antora reads descriptors
   at a content source's start path only;
+- when the playbook has a local content source (``url: .``, a path in the root), only
+  the descriptors at its sources' ``start_path``/``start_paths`` (default: the source's
+  root) are components; one elsewhere (a test fixture's ``antora.yml``) and its files
+  are skipped with a reason naming the start paths;
 - several versions of one component (``antora.yml`` files with the same
   ``name``): only the latest is read, the one Antora shows by default ("How
   Component Versions are Sorted": unversioned, then named versions, then semantic
@@ -56,6 +60,7 @@ import json
 import re
 import stat
 from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Any
 
@@ -189,6 +194,33 @@ def _npm_playbooks(root: Path, warnings: list[str] | None = None) -> list[str]:
     return found
 
 
+def _csv(text: str) -> list[str]:
+    """A comma-separated list, commas inside ``{...}`` kept (``docs, {api,cli}/docs``)."""
+    parts, depth, cur = [], 0, ""
+    for ch in text[:10_000]:
+        depth += (ch == "{") - (ch == "}")
+        if ch == "," and depth <= 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*parts, cur]
+
+
+def _braces(pattern: str, limit: int = 64) -> list[str]:
+    """``pattern`` with its ``{a,b}`` alternatives expanded (as Antora's start path globs), at most
+    ``limit`` patterns; an unclosed brace is kept as written."""
+    m = re.search(r"\{([^{}]*)\}", pattern)
+    if m is None or "," not in m.group(1):
+        return [pattern]
+    out: list[str] = []
+    for alt in m.group(1).split(","):
+        out.extend(_braces(pattern[:m.start()] + alt + pattern[m.end():], limit))
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
 def _inside(root: Path, rel: str) -> bool:
     """``rel`` names a file under ``root`` (no ``..`` out of it, no absolute path, no link out)."""
     return inside_root(root / rel, root).rel_path is not None
@@ -297,6 +329,9 @@ class AntoraSite:
         self._includes: frozenset[str] | None = None
         self._config: SiteConfig | None = None
         self._site_attrs: tuple[dict[str, str], frozenset[str]] | None = None
+        self._playbook_path: Path | None | bool = False  # False: not looked for yet
+        # component version folders the playbook's content sources do not start at -> why skipped
+        self._not_started: dict[str, str] = {}
         self.load_warnings: list[str] = []
 
     @classmethod
@@ -314,6 +349,66 @@ class AntoraSite:
         return site
 
     # ------------------------------------------------------------ components
+    def _playbook(self) -> Path | None:
+        """The playbook read (see :meth:`site_attributes`), or ``None``."""
+        if self._playbook_path is False:
+            names = [self._config_file] if self._config_file and PurePosixPath(self._config_file).name not in (
+                "antora.yml",) else []
+            first = next((n for n in (*names, *_PLAYBOOK_NAMES) if (self._root / n).is_file()), None)
+            path = self._root / first if first is not None else None
+            if first is not None and not _inside(self._root, first):  # a symbolic link out of the root
+                self.load_warnings.append(f"{first}: a link out of the corpus root; site-wide attributes ignored")
+                path = None
+            elif first is None:
+                path = next((self._root / n for n in _npm_playbooks(self._root, self.load_warnings)
+                             if _inside(self._root, n) and (self._root / n).is_file()), None)
+            self._playbook_path = path
+        return self._playbook_path if isinstance(self._playbook_path, Path) else None
+
+    def _start_paths(self) -> list[tuple[str, tuple[str, ...]]] | None:
+        """The folders (relative to the root, ``fnmatch`` patterns, each with the patterns its source
+        excludes: ``!docs/old``; ``{a,b}`` braces expanded) where the playbook's content sources
+        start, or ``None`` when it tells nothing about this root.
+
+        Antora reads a component descriptor at a content source's start path only
+        (``start_path``/``start_paths``, default: the repository's root; docs.antora.org,
+        "Content sources"): with ``url: .`` and no start path, an ``antora.yml`` in a
+        subfolder (a test fixture, an example) is not a component of the site. Read only when
+        a local source (``url`` a path, not a URL) is this root or a folder in it; the start
+        paths of remote sources count too (one may be this repository under its web address)."""
+        path = self._playbook()
+        if path is None:
+            return None
+        content = _read_yaml(path, [], "").get("content")
+        sources = content.get("sources") if isinstance(content, dict) else None
+        if not isinstance(sources, list):
+            return None
+        found: list[tuple[str, tuple[str, ...]]] = []
+        local = False
+        for source in sources:
+            if not isinstance(source, dict) or not isinstance(source.get("url"), str):
+                continue
+            url = source["url"].strip()
+            raw = source.get("start_paths", source.get("start_path", ""))
+            starts = [p.strip() for p in (_csv(raw) if isinstance(raw, str) else raw if isinstance(raw, list)
+                                          else [""]) if isinstance(p, str)] or [""]
+            base = ""
+            if not re.match(r"^(?:[a-z][a-z0-9+.-]*://|git@|~)", url, re.IGNORECASE):
+                try:
+                    where = (path.parent / url).resolve()
+                except (OSError, RuntimeError):
+                    return None
+                if where != self._root and self._root not in where.parents:
+                    return None  # a local source outside this root: its start paths say nothing here
+                base = where.relative_to(self._root).as_posix() if where != self._root else ""
+                local = True
+            folders = [PurePosixPath(base, x.lstrip("!").strip("/")).as_posix() for s in starts for x in _braces(s)]
+            negated = [x.startswith("!") for s in starts for x in _braces(s)]
+            folders = ["" if f == "." else f for f in folders]
+            excluded = tuple(f for f, neg in zip(folders, negated) if neg)
+            found.extend((f, excluded) for f, neg in zip(folders, negated) if not neg)
+        return found if local else None
+
     def site_attributes(self) -> tuple[dict[str, str], frozenset[str]]:
         """The playbook's site-wide attributes and the names it hard-sets.
 
@@ -325,16 +420,7 @@ class AntoraSite:
         if self._site_attrs is None:
             attrs: dict[str, str] = dict(_DEFAULTS)  # the playbook and the components may change these
             hard: set[str] = set()
-            names = [self._config_file] if self._config_file and PurePosixPath(self._config_file).name not in (
-                "antora.yml",) else []
-            first = next((n for n in (*names, *_PLAYBOOK_NAMES) if (self._root / n).is_file()), None)
-            path = self._root / first if first is not None else None
-            if first is not None and not _inside(self._root, first):  # a symbolic link out of the root
-                self.load_warnings.append(f"{first}: a link out of the corpus root; site-wide attributes ignored")
-                path = None
-            elif first is None:
-                path = next((self._root / n for n in _npm_playbooks(self._root, self.load_warnings)
-                             if _inside(self._root, n) and (self._root / n).is_file()), None)
+            path = self._playbook()
             if path is not None:
                 data = _read_yaml(path, self.load_warnings, "site-wide attributes ignored")
                 site = data.get("site")
@@ -359,6 +445,21 @@ class AntoraSite:
                     continue
                 candidates.append((path, PurePosixPath(*rel_parts[:-1]).as_posix() if len(rel_parts) > 1 else ""))
             dirs = {rel_dir for _, rel_dir in candidates}
+            starts = self._start_paths()
+            if starts is not None:
+                def at_start(d: str, starts: list[tuple[str, tuple[str, ...]]] = starts) -> bool:
+                    return any(fnmatchcase(d, s) and not any(fnmatchcase(d, x) for x in ex) for s, ex in starts)
+
+                kept = [(p, d) for p, d in candidates if at_start(d)]
+                if kept:  # (none at a start path: the playbook is not this site's; all are read)
+                    playbook = self._playbook()
+                    where = playbook.relative_to(self._root).as_posix() if playbook else "the playbook"
+                    for d in dirs:
+                        if not at_start(d):
+                            self._not_started[d] = (
+                                f"Antora component descriptor {d}/antora.yml is not at a start path of the content "
+                                f"sources of {where} ({', '.join(repr(s or '.') for s, _ in starts)}): not read by Antora")
+                    candidates = kept
             for path, rel_dir in candidates:
                 # Antora reads a descriptor at a content source's start path only: one inside another
                 # component version's modules/ folder is that version's file (an example of a descriptor)
@@ -502,6 +603,10 @@ class AntoraSite:
         is_adoc = name.lower().endswith(_ADOC)
         loc = self._locate(rel)
         if loc is None:
+            _ = self.components  # (the folders not read are known once the components are)
+            skipped = next((why for d, why in self._not_started.items() if rel.startswith(d + "/")), None)
+            if skipped is not None and (is_adoc or name == "antora.yml"):
+                return FileClass(role=FileRole.EXCLUDED, reason=skipped)
             if is_adoc:
                 return FileClass(role=FileRole.EXCLUDED, reason="outside an Antora module (modules/<name>/pages)")
             return asset_or_unknown(rel)
