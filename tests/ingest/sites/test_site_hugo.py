@@ -791,6 +791,18 @@ def test_kubernetes_theme_code_samples_headings_and_feature_state(tmp_path: Path
     assert any("app/missing.yaml" in w for w in warnings) and "{{" not in out
 
 
+def test_kubernetes_feature_state_defaults_to_the_version_param(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' feature-state.html: without for_k8s_version the version shown is the page's
+    (else the site's) version param; feature_gate_name (read from a feature gate file) is not drawn."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nversion = "v9.4"\n')
+    write(tmp_path, "content/old.md", "---\ntitle: Old\nversion: v8.1\n---\n")
+    site = hugo.load(tmp_path)
+    src = '{{< feature-state state="stable" >}}\n\n{{< feature-state feature_gate_name="Gizmo" >}}\n'
+    assert site.preprocess(src, page_rel="content/page.md").split() == [
+        "FEATURE", "STATE:", "`Kubernetes", "v9.4", "[stable]`"]
+    assert "`Kubernetes v8.1 [stable]`" in site.preprocess(src, page_rel="content/old.md")
+
+
 def test_kubernetes_tab_sets_ids_and_tab_includes(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Kubernetes' tabs.html: the set's name= is an HTML id, not text (Relearn's title= is); a
     tab without content shows its include= file: a leaf bundle's first file matching

@@ -2406,9 +2406,13 @@ class HugoSite:
                 # Kubernetes theme: {{% prerequisites-heading %}} is an <h2> with the i18n "<x>_heading" text
                 key = name[:-8]
                 out.append("## " + (self.translate(f"{key}_heading") or key.replace("-", " ").capitalize()))
-            elif name == "feature-state" and sc.params.get("for_k8s_version"):
+            elif name == "feature-state" and (sc.params.get("for_k8s_version") or (
+                    sc.params.get("state") and not sc.params.get("feature_gate_name")
+                    and self.param("version", page_rel=page_rel))):
+                # Kubernetes' feature-state.html: for_k8s_version, else the page's (or site's) version param
                 label = self.translate("feature_state") or "FEATURE STATE:"
-                version, state = sc.params["for_k8s_version"], sc.params.get("state", "")
+                version = sc.params.get("for_k8s_version") or self.param("version", page_rel=page_rel)
+                state = sc.params.get("state", "")
                 shown = f"Kubernetes {version} [{state}]" if state else f"Kubernetes {version}"
                 out.append(f"{label} " + _code_span(shown, html_out=h))
             elif name == "glossary_tooltip":
