@@ -803,6 +803,20 @@ def test_kubernetes_feature_state_defaults_to_the_version_param(tmp_path: Path, 
     assert "`Kubernetes v8.1 [stable]`" in site.preprocess(src, page_rel="content/old.md")
 
 
+def test_kubernetes_api_reference_shows_text_anchor_or_kind(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' api-reference.html links docs/reference/kubernetes-api/<page>: its text= is
+    shown, else its anchor=, else the api_metadata.kind (or title) of that page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ncontentDir = "content/en"\n')
+    write(tmp_path, "content/en/docs/reference/kubernetes-api/workload-resources/gizmo-v1.md",
+          '---\napi_metadata:\n  apiVersion: "v1"\n  kind: "Gizmo"\ntitle: "Gizmo v1"\n---\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('The {{< api-reference page="workload-resources/gizmo-v1" >}} object, its '
+                          '{{< api-reference page="workload-resources/gizmo-v1" anchor="GizmoSpec" >}} and '
+                          '{{< api-reference page="workload-resources/gizmo-v1" anchor="x" text="Parts" >}}.',
+                          page_rel="content/en/docs/concepts/gizmos.md")
+    assert out == "The Gizmo object, its GizmoSpec and Parts."
+
+
 def test_kubernetes_tab_sets_ids_and_tab_includes(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Kubernetes' tabs.html: the set's name= is an HTML id, not text (Relearn's title= is); a
     tab without content shows its include= file: a leaf bundle's first file matching

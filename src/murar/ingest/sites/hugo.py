@@ -39,7 +39,8 @@ one image per match); ``include``/``readfile`` pull the file in at that place (t
 a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Relearn's
 ``title`` is shown), a tab without content shows the file its ``include=`` names
 (Kubernetes: a leaf bundle's file matching ``**<include>*``, else a page beside the page;
-that file is then no page); ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
+that file is then no page); Kubernetes' ``api-reference`` shows its ``text``, ``anchor``
+or the API kind of the reference page; ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
@@ -1399,6 +1400,26 @@ class HugoSite:
                 return self._glossary[content][term_id.lower()]
         return None
 
+    def api_reference_kind(self, page: str, *, page_rel: str = "") -> str:
+        """The API kind Kubernetes' ``api-reference`` shortcode shows for ``page``: front
+        matter ``api_metadata.kind`` (else ``title``) of ``docs/reference/kubernetes-api/<page>``
+        in the page's content folder, then in the others; ``""`` when there is none."""
+        page = page.strip().strip("/")
+        if not page:
+            return ""
+        own = self._content_dir_of(page_rel)
+        for content in ([own] if own else []) + [c for c in self._config.content_dirs if c != own]:
+            base = safe_join(content, "docs/reference/kubernetes-api", page)
+            found = first_existing(self._root, [base + ".md", base + "/index.md", base + "/_index.md"]) \
+                if base else None
+            if found is None:
+                continue
+            meta = self._front_matter(found)
+            api = meta.get("api_metadata")
+            kind = api.get("kind") if isinstance(api, dict) else None
+            return str(kind or meta.get("title") or "").strip()
+        return ""
+
     def glossary_term(self, term_id: str, *, page_rel: str = "") -> str:
         """The title of the glossary entry ``term_id`` (see :meth:`glossary_entry`),
         else ``term_id`` itself. Never raises."""
@@ -2419,6 +2440,12 @@ class HugoSite:
                 # Kubernetes convention: the visible word is `text`, else the glossary term's title
                 out.append(sc.params.get("text") or self.glossary_term(sc.params.get("term_id", ""),
                                                                         page_rel=page_rel))
+            elif name == "api-reference" and close is None and (
+                    shown := sc.params.get("text") or sc.params.get("anchor")
+                    or self.api_reference_kind(sc.params.get("page", ""), page_rel=page_rel)):
+                # Kubernetes' api-reference.html: a link to docs/reference/kubernetes-api/<page> reading its
+                # text=, else its anchor=, else the kind that page documents
+                out.append(shown)
             elif name == "glossary_definition":
                 out.append(self._glossary_definition(sc, page_rel=page_rel, warnings=warnings, depth=_depth,
                                                      stack=_stack, budget=budget))
