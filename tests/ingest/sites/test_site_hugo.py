@@ -803,6 +803,27 @@ def test_kubernetes_feature_state_defaults_to_the_version_param(tmp_path: Path, 
     assert "`Kubernetes v8.1 [stable]`" in site.preprocess(src, page_rel="content/old.md")
 
 
+def test_kubernetes_feature_gate_state_and_description(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes: feature-state feature_gate_name= shows the last stage of the gate's file (the page
+    titled so in the feature-gates bundle: version, stage, default); feature-gate-description shows
+    `Name`: its description. An unknown gate is not drawn."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ncontentDir = "content/en"\n')
+    gates = "content/en/docs/reference/command-line-tools-reference/feature-gates"
+    write(tmp_path, f"{gates}/index.md", "---\ntitle: Feature Gates\n---\n")
+    write(tmp_path, f"{gates}/gizmo-swap.md",
+          '---\ntitle: GizmoSwap\n_build:\n  render: false\nstages:\n  - stage: alpha\n    defaultValue: false\n'
+          '    fromVersion: "1.22"\n  - stage: beta\n    defaultValue: true\n    fromVersion: "1.30"\n---\n'
+          "Let gizmos [swap](/docs/gizmos/) parts.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< feature-state feature_gate_name="GizmoSwap" >}}\n\n'
+                          '{{< feature-gate-description name="GizmoSwap" >}}\n\n'
+                          '{{< feature-state feature_gate_name="Nope" >}}\n', page_rel="content/en/docs/gizmos.md")
+    assert "FEATURE STATE: `Kubernetes v1.30 [beta]` (enabled by default: true)" in out
+    assert "`GizmoSwap`: Let gizmos [swap](/docs/gizmos/) parts." in out
+    assert out.count("FEATURE STATE") == 1 and "{{" not in out
+    assert site.classify(f"{gates}/gizmo-swap.md").role is not FileRole.PAGE
+
+
 def test_kubernetes_api_reference_shows_text_anchor_or_kind(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Kubernetes' api-reference.html links docs/reference/kubernetes-api/<page>: its text= is
     shown, else its anchor=, else the api_metadata.kind (or title) of that page."""

@@ -40,7 +40,8 @@ a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Rel
 ``title`` is shown), a tab without content shows the file its ``include=`` names
 (Kubernetes: a leaf bundle's file matching ``**<include>*``, else a page beside the page;
 that file is then no page); Kubernetes' ``api-reference`` shows its ``text``, ``anchor``
-or the API kind of the reference page; ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
+or the API kind of the reference page, ``feature-state``/``feature-gate-description`` the
+feature gate file's last stage/description; ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
@@ -1062,6 +1063,7 @@ class HugoSite:
             ("deflist",) if config.settings.get("definition_lists", "true") == "true" else ())
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
+        self._feature_gates: dict[str, dict[str, str]] = {}
         self._resources: dict[str, list[PageResource]] = {}
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
         # project content views (layouts/<type>/content.html) -> the lead parameter ("" none, None no file)
@@ -1399,6 +1401,46 @@ class HugoSite:
             if content is not None and term_id.lower() in self._glossary[content]:
                 return self._glossary[content][term_id.lower()]
         return None
+
+    def feature_gate(self, gate: str, *, page_rel: str = "") -> tuple[str, dict[str, Any]] | None:
+        """The feature gate description file Kubernetes' ``feature-state feature_gate_name=``
+        and ``feature-gate-description name=`` read: the page titled ``gate`` in the
+        ``docs/reference/command-line-tools-reference/feature-gates/`` bundle (its first
+        :data:`_MAX_RESOURCES` pages, read once), in the page's content folder, then the
+        others; ``(rel, front matter)``, or ``None``."""
+        gate = gate.strip()
+        if not gate:
+            return None
+        own = self._content_dir_of(page_rel)
+        for content in ([own] if own else []) + [c for c in self._config.content_dirs if c != own]:
+            folder = safe_join(content, "docs/reference/command-line-tools-reference/feature-gates")
+            if not folder:
+                continue
+            if folder not in self._feature_gates:  # the bundle's pages by title, read once
+                titles: dict[str, str] = {}
+                for rel in os_walk_files(self._root, folder, (".md",))[:_MAX_RESOURCES]:
+                    titles.setdefault(str(self._front_matter(rel).get("title", "")).strip(), rel)
+                self._feature_gates[folder] = titles
+            found = self._feature_gates[folder].get(gate)
+            if found is not None:
+                return found, self._front_matter(found)
+        return None
+
+    def _feature_gate_state(self, meta: dict[str, Any], *, html_out: bool) -> str:
+        """The feature-state notice of a feature gate file's last ``stages`` entry:
+        ``FEATURE STATE: `Kubernetes v1.30 [beta]` (enabled by default: true)``."""
+        stages = [s for s in meta.get("stages") or [] if isinstance(s, dict)] \
+            if isinstance(meta.get("stages"), list) else []
+        if not stages:
+            return ""
+        last = stages[-1]
+        label = self.translate("feature_state") or "FEATURE STATE:"
+        shown = f"Kubernetes v{str(last.get('fromVersion', '')).strip()} [{str(last.get('stage', '')).strip()}]"
+        default = str(last.get("defaultValue", "")).strip().lower()
+        enabled = self.translate("feature_gate_enabled")
+        enabled = re.sub(r"\{\{-?\s*\.enabled\s*-?\}\}", default, enabled) if enabled and "{{" in enabled \
+            else f"(enabled by default: {default})"
+        return f"{label} " + _code_span(shown, html_out=html_out) + (f" {enabled}" if default else "")
 
     def api_reference_kind(self, page: str, *, page_rel: str = "") -> str:
         """The API kind Kubernetes' ``api-reference`` shortcode shows for ``page``: front
@@ -2427,6 +2469,18 @@ class HugoSite:
                 # Kubernetes theme: {{% prerequisites-heading %}} is an <h2> with the i18n "<x>_heading" text
                 key = name[:-8]
                 out.append("## " + (self.translate(f"{key}_heading") or key.replace("-", " ").capitalize()))
+            elif name == "feature-state" and sc.params.get("feature_gate_name") \
+                    and not sc.params.get("for_k8s_version") \
+                    and (gate := self.feature_gate(sc.params["feature_gate_name"], page_rel=page_rel)) is not None:
+                # Kubernetes' feature-state.html: the feature gate file's last stage (its version, stage and
+                # default) as the notice of that stage
+                out.append(self._feature_gate_state(gate[1], html_out=h))
+            elif name == "feature-gate-description" and sc.params.get("name") \
+                    and (gate := self.feature_gate(sc.params["name"], page_rel=page_rel)) is not None:
+                # Kubernetes' feature-gate-description.html: "<code>Name</code>: <its description>"
+                text = self._include(Shortcode(name="include", args=["/" + gate[0]]), page_rel=page_rel,
+                                     warnings=warnings, depth=_depth, stack=_stack, budget=budget)
+                out.append(_code_span(sc.params["name"], html_out=h) + ": " + text.strip())
             elif name == "feature-state" and (sc.params.get("for_k8s_version") or (
                     sc.params.get("state") and not sc.params.get("feature_gate_name")
                     and self.param("version", page_rel=page_rel))):
