@@ -803,6 +803,17 @@ def test_kubernetes_feature_state_defaults_to_the_version_param(tmp_path: Path, 
     assert "`Kubernetes v8.1 [stable]`" in site.preprocess(src, page_rel="content/old.md")
 
 
+def test_kubernetes_skew_versions(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' skew shortcode: versions computed from the version param (v stripped)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nversion = "v1.32"\nfullversion = "v1.32.4"\n')
+    site = hugo.load(tmp_path)
+    src = ("a v{{< skew currentVersion >}} client talks to v{{< skew currentVersionAddMinor -1 >}} and "
+           'v{{< skew nextMinorVersion >}}; {{< skew latestVersionAddMinor 1 "-" >}}; '
+           "v{{< skew currentPatchVersion >}}; [{{< skew bogus >}}]")
+    assert site.preprocess(src, page_rel="content/p.md") == \
+        "a v1.32 client talks to v1.31 and v1.33; 1-33; v1.32.4; []"
+
+
 def test_kubernetes_feature_gate_state_and_description(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Kubernetes: feature-state feature_gate_name= shows the last stage of the gate's file (the page
     titled so in the feature-gates bundle: version, stage, default); feature-gate-description shows

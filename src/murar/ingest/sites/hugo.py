@@ -41,7 +41,8 @@ a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Rel
 (Kubernetes: a leaf bundle's file matching ``**<include>*``, else a page beside the page;
 that file is then no page); Kubernetes' ``api-reference`` shows its ``text``, ``anchor``
 or the API kind of the reference page, ``feature-state``/``feature-gate-description`` the
-feature gate file's last stage/description; ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
+feature gate file's last stage/description, ``skew`` the version it computes from the
+``version`` param; ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
@@ -1426,6 +1427,34 @@ class HugoSite:
                 return found, self._front_matter(found)
         return None
 
+    def _kubernetes_skew(self, sc: Shortcode, *, page_rel: str) -> str:
+        """Kubernetes' ``skew`` shortcode (skew.html): a version computed from the ``version``
+        param (else ``latest``), ``v`` stripped: ``currentVersion``/``latestVersion`` is it,
+        ``nextMinorVersion``/``prevMinorVersion``/``oldestMinorVersion`` its minor +1/-1/-2,
+        ``currentVersionAddMinor``/``latestVersionAddMinor N [sep]`` its minor + N joined by
+        ``sep`` (default "."), ``currentPatchVersion`` the ``fullversion`` param; ``""`` for
+        another argument or a version that is not major.minor."""
+        what = sc.get(pos=0).strip()
+        if what == "currentPatchVersion":
+            return self.param("fullversion", page_rel=page_rel).strip().lstrip("vV")
+        version = (self.param("version", page_rel=page_rel) or self.param("latest", page_rel=page_rel)).strip()
+        m = re.fullmatch(r"[vV]?(\d{1,4})\.(\d{1,4})(?:\.\d+)?", version)
+        if m is None:
+            return ""
+        major, minor = m.group(1), int(m.group(2))
+        shift = {"currentVersion": 0, "latestVersion": 0, "nextMinorVersion": 1, "prevMinorVersion": -1,
+                 "oldestMinorVersion": -2}.get(what)
+        sep = "."
+        if what in ("currentVersionAddMinor", "latestVersionAddMinor"):
+            try:
+                shift = int(sc.get(pos=1).strip())
+            except ValueError:
+                return ""
+            if abs(shift) > 1000:
+                return ""
+            sep = sc.get(pos=2) or "."
+        return "" if shift is None else f"{major}{sep}{minor + shift}"
+
     def _feature_gate_state(self, meta: dict[str, Any], *, html_out: bool) -> str:
         """The feature-state notice of a feature gate file's last ``stages`` entry:
         ``FEATURE STATE: `Kubernetes v1.30 [beta]` (enabled by default: true)``."""
@@ -2469,6 +2498,8 @@ class HugoSite:
                 # Kubernetes theme: {{% prerequisites-heading %}} is an <h2> with the i18n "<x>_heading" text
                 key = name[:-8]
                 out.append("## " + (self.translate(f"{key}_heading") or key.replace("-", " ").capitalize()))
+            elif name == "skew" and close is None and (skew := self._kubernetes_skew(sc, page_rel=page_rel)):
+                out.append(skew)
             elif name == "feature-state" and sc.params.get("feature_gate_name") \
                     and not sc.params.get("for_k8s_version") \
                     and (gate := self.feature_gate(sc.params["feature_gate_name"], page_rel=page_rel)) is not None:
