@@ -803,6 +803,25 @@ def test_kubernetes_feature_state_defaults_to_the_version_param(tmp_path: Path, 
     assert "`Kubernetes v8.1 [stable]`" in site.preprocess(src, page_rel="content/old.md")
 
 
+def test_kubernetes_glossary_layout_lists_its_entries(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' glossary layout (layout: glossary on a leaf bundle) draws every entry of the
+    bundle by title (collated): its title, its aka names and its text, shortcodes rewritten."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ncontentDir = "content/en"\n')
+    g = "content/en/docs/reference/glossary"
+    write(tmp_path, f"{g}/index.md", "---\ntitle: Standardized Glossary\nlayout: glossary\n---\n\n")
+    write(tmp_path, f"{g}/gizmo.md", "---\ntitle: Gizmo\nid: gizmo\naka:\n- gadget\n---\n A small part.\n\n<!--more-->\n\n"
+          'It sits on a {{< glossary_tooltip text="widget" term_id="widget" >}}.\n')
+    write(tmp_path, f"{g}/widget.md", "---\ntitle: widget\nid: widget\n---\nA big part.\n")
+    write(tmp_path, "content/en/docs/other/index.md", "---\ntitle: Other\n---\nText.\n")
+    write(tmp_path, "content/en/docs/other/part.md", "---\ntitle: Part\n---\nNot listed.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess((tmp_path / g / "index.md").read_text(), page_rel=f"{g}/index.md")
+    assert "**Gizmo**\nAlso known as: *gadget*\n\nA small part." in out and "It sits on a widget." in out
+    assert out.index("**Gizmo**") < out.index("**widget**\n\nA big part.") and "more" not in out
+    other = site.preprocess("---\ntitle: Other\n---\nText.\n", page_rel="content/en/docs/other/index.md")
+    assert "Not listed" not in other
+
+
 def test_kubernetes_skew_versions(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Kubernetes' skew shortcode: versions computed from the version param (v stripped)."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nversion = "v1.32"\nfullversion = "v1.32.4"\n')

@@ -42,7 +42,7 @@ a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Rel
 that file is then no page); Kubernetes' ``api-reference`` shows its ``text``, ``anchor``
 or the API kind of the reference page, ``feature-state``/``feature-gate-description`` the
 feature gate file's last stage/description, ``skew`` the version it computes from the
-``version`` param; ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
+``version`` param, and a ``layout: glossary`` bundle lists its entries; ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
@@ -2014,6 +2014,8 @@ class HugoSite:
             # `.Params.description | markdownify`); its home page (home.html) shows only the content
             body = " ".join(lead.split()) + "\n\n" + body
         body = self.rewrite_shortcodes(body, page_rel=page_rel, warnings=sink)
+        if markup == "markdown" and str(meta.get("layout", "")).strip().lower() == "glossary":
+            body = body.rstrip() + self._glossary_listing(page_rel, warnings=sink)
         if self._docsy and markup == "markdown" and kind:
             listing = self._docsy_section_index(page_rel, meta)
             body = body.rstrip() + listing if listing else body
@@ -2052,6 +2054,44 @@ class HugoSite:
             if param is not None:
                 return param or None
         return "description"
+
+    def _glossary_listing(self, page_rel: str, *, warnings: list[str]) -> str:
+        """What Kubernetes' glossary layout (``layout: glossary``, layouts/docs/glossary.html)
+        draws under a leaf bundle's content: each content page of the bundle, by title, as
+        its title in bold, its ``aka`` names ("Also known as") and its text (shortcodes
+        rewritten; all of them together within one page's include budget). ``""`` for a
+        page that is no leaf bundle or has no entries."""
+        stem = posixpath.splitext(posixpath.basename(page_rel))[0]
+        if self.split_language(stem)[0] != "index":
+            return ""
+        folder = posixpath.dirname(page_rel)
+        entries: list[tuple[str, str, dict[str, Any]]] = []
+        md = tuple(k for k, v in PAGE_MARKUP.items() if v == "markdown")
+        for rel in os_walk_files(self._root, folder, md)[:_MAX_RESOURCES]:
+            if rel == page_rel or self.classify(rel).role is not FileRole.INCLUDE:
+                continue
+            meta = self._front_matter(rel)
+            title = " ".join(str(meta.get("title") or "").split())
+            if title:
+                entries.append((title, rel, meta))
+        if not entries:
+            return ""
+        budget = PageCharBudget(_MAX_INCLUDED_CHARS, "{what} and the later glossary entries left out: over {items} "
+                                "entries or {limit} characters", items=_MAX_RESOURCES)
+        aka_label = self.translate("layouts_docs_glossary_aka") or "Also known as"
+        blocks: list[str] = []
+        for title, rel, meta in sorted(entries, key=lambda e: (e[0].casefold(), e[0], e[1])):  # (a collation)
+            text = self._include(Shortcode(name="include", args=["/" + rel]), page_rel=page_rel, warnings=warnings,
+                                 depth=0, stack=(page_rel,), budget=budget)
+            text = re.sub(r"^[ \t]*<!--\s*more\s*-->[ \t]*$", "", text, flags=re.MULTILINE).strip()
+            aka = meta.get("aka")
+            names = [str(a).strip() for a in aka if str(a).strip()] if isinstance(aka, list) else \
+                [str(aka).strip()] if isinstance(aka, str) and aka.strip() else []
+            blocks.append(f"**{title}**" + (f"\n{aka_label}: *{', '.join(names)}*" if names else "")
+                          + (f"\n\n{text}" if text else ""))
+            if budget.spent:
+                break
+        return "\n\n" + "\n\n".join(blocks) + "\n"
 
     def _docsy_section_index(self, page_rel: str, meta: dict[str, Any]) -> str:
         """The list of child pages Docsy draws under a docs section page's content
