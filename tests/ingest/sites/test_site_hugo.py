@@ -879,6 +879,23 @@ def test_kubernetes_feature_gate_state_and_description(tmp_path: Path, write: Ca
     assert site.classify(f"{gates}/gizmo-swap.md").role is not FileRole.PAGE
 
 
+def test_kubernetes_feature_gate_list(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' feature-gate-list: every gate (by title) with a stage include= names (ga: stable),
+    removed ones only with show-removed, as `Name`: its description."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    gates = "content/docs/reference/command-line-tools-reference/feature-gates"
+    write(tmp_path, f"{gates}/index.md", "---\ntitle: Feature Gates\n---\n")
+    for name, stage, removed in (("Zeta", "stable", False), ("Alpha1", "alpha", False), ("Gone", "beta", True)):
+        write(tmp_path, f"{gates}/{name}.md", f"---\ntitle: {name}\nstages:\n  - stage: {stage}\n    defaultValue: false\n"
+              f'    fromVersion: "1.2"\n' + ("removed: true\n" if removed else "") + f"---\nAbout {name}.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< feature-gate-list include="alpha,beta,ga,deprecated" >}}', page_rel=f"{gates}/index.md")
+    assert out.split("\n\n") == ["", "`Alpha1`: About Alpha1.", "`Zeta`: About Zeta.", ""]
+    out = site.preprocess('{{< feature-gate-list include="ga" >}}\n\n{{< feature-gate-list show-removed="true" >}}',
+                          page_rel=f"{gates}/index.md")
+    assert "`Zeta`" in out and "`Gone`: About Gone." in out and "Alpha1" not in out
+
+
 def test_kubernetes_api_reference_shows_text_anchor_or_kind(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Kubernetes' api-reference.html links docs/reference/kubernetes-api/<page>: its text= is
     shown, else its anchor=, else the api_metadata.kind (or title) of that page."""

@@ -41,7 +41,8 @@ a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Rel
 (Kubernetes: a leaf bundle's file matching ``**<include>*``, else a page beside the page;
 that file is then no page); Kubernetes' ``api-reference`` shows its ``text``, ``anchor``
 or the API kind of the reference page, ``feature-state``/``feature-gate-description`` the
-feature gate file's last stage/description, ``skew`` the version it computes from the
+feature gate file's last stage/description (``feature-gate-list`` every gate of the stages it
+includes), ``skew`` the version it computes from the
 ``version`` param, and a ``layout: glossary`` bundle lists its entries; ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
@@ -1412,20 +1413,63 @@ class HugoSite:
         gate = gate.strip()
         if not gate:
             return None
+        for titles in self._feature_gate_bundles(page_rel):
+            found = titles.get(gate)
+            if found is not None:
+                return found, self._front_matter(found)
+        return None
+
+    def _feature_gate_bundles(self, page_rel: str) -> list[dict[str, str]]:
+        """The pages of each content folder's feature-gates bundle by title (the page's own
+        content folder first; the bundle's index and untitled pages left out), read once."""
         own = self._content_dir_of(page_rel)
+        out: list[dict[str, str]] = []
         for content in ([own] if own else []) + [c for c in self._config.content_dirs if c != own]:
             folder = safe_join(content, "docs/reference/command-line-tools-reference/feature-gates")
             if not folder:
                 continue
-            if folder not in self._feature_gates:  # the bundle's pages by title, read once
+            if folder not in self._feature_gates:
                 titles: dict[str, str] = {}
                 for rel in os_walk_files(self._root, folder, (".md",))[:_MAX_RESOURCES]:
-                    titles.setdefault(str(self._front_matter(rel).get("title", "")).strip(), rel)
+                    if posixpath.splitext(posixpath.basename(rel))[0] in ("index", "_index"):
+                        continue
+                    title = str(self._front_matter(rel).get("title", "")).strip()
+                    if title:
+                        titles.setdefault(title, rel)
                 self._feature_gates[folder] = titles
-            found = self._feature_gates[folder].get(gate)
-            if found is not None:
-                return found, self._front_matter(found)
-        return None
+            if self._feature_gates[folder]:
+                out.append(self._feature_gates[folder])
+        return out
+
+    def _feature_gate_list(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
+                           stack: tuple[str, ...], budget: PageCharBudget) -> str:
+        """Kubernetes' ``feature-gate-list include="alpha,beta,ga,deprecated"`` (feature-gate-list.html):
+        each gate of the feature-gates bundle, by title, that has a stage ``include`` names
+        (``ga`` for ``stable``) and is not ``removed`` (with ``show-removed``: the removed ones), as
+        ``Name``: its description."""
+        bundles = self._feature_gate_bundles(page_rel)
+        if not bundles:
+            return ""
+        wanted = sc.params.get("include", "")
+        removed_wanted = bool(sc.params.get("show-removed", "").strip())
+        h = self._html_page(page_rel)
+        blocks: list[str] = []
+        for title, rel in sorted(bundles[0].items(), key=lambda e: (e[0].casefold(), e[0])):
+            meta = self._front_matter(rel)
+            stages = [x for x in meta.get("stages") or [] if isinstance(x, dict)] \
+                if isinstance(meta.get("stages"), list) else []
+            shown = any(str(x.get("stage", "")).strip() in wanted or
+                        (str(x.get("stage", "")).strip() == "stable" and "ga" in wanted) for x in stages)
+            removed = meta.get("removed") is True
+            if not stages or not ((removed and removed_wanted) or (shown and not removed)):
+                continue
+            text = self._include(Shortcode(name="include", args=["/" + rel]), page_rel=page_rel, warnings=warnings,
+                                 depth=depth, stack=stack, budget=budget).strip()
+            if text:
+                blocks.append(_code_span(title, html_out=h) + ": " + text)
+            if budget.spent:
+                break
+        return "\n\n" + "\n\n".join(blocks) + "\n\n" if blocks else ""
 
     def _kubernetes_skew(self, sc: Shortcode, *, page_rel: str) -> str:
         """Kubernetes' ``skew`` shortcode (skew.html): a version computed from the ``version``
@@ -2546,6 +2590,9 @@ class HugoSite:
                 # Kubernetes' feature-state.html: the feature gate file's last stage (its version, stage and
                 # default) as the notice of that stage
                 out.append(self._feature_gate_state(gate[1], html_out=h))
+            elif name == "feature-gate-list" and close is None and self._feature_gate_bundles(page_rel):
+                out.append(self._feature_gate_list(sc, page_rel=page_rel, warnings=warnings, depth=_depth,
+                                                   stack=_stack, budget=budget))
             elif name == "feature-gate-description" and sc.params.get("name") \
                     and (gate := self.feature_gate(sc.params["name"], page_rel=page_rel)) is not None:
                 # Kubernetes' feature-gate-description.html: "<code>Name</code>: <its description>"
