@@ -847,6 +847,19 @@ def test_kubernetes_glossary_layout_lists_its_entries(tmp_path: Path, write: Cal
     assert "Not listed" not in other
 
 
+def test_labelled_block_under_a_paragraph_is_a_block_of_its_own(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A labelled paired shortcode holding lines (details summary=, expand title=) opened on the line
+    under a paragraph is a block of its own (its <details> interrupts the paragraph), not that
+    paragraph's last words; an inline one on one line stays in its sentence."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('This renders as:\n{{< details summary="More about widgets" >}}\nWidgets spin.\n\nThey stop.\n'
+                          '{{< /details >}}\n\nSee:\n{{% expand title="Hint" %}}One line{{% /expand %}} here.\n',
+                          page_rel="content/p.md")
+    assert "This renders as:\n\n\n**More about widgets** \nWidgets spin." in out
+    assert "See:\n**Hint**" in out
+
+
 def test_kubernetes_skew_versions(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Kubernetes' skew shortcode: versions computed from the version param (v stripped)."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nversion = "v1.32"\nfullversion = "v1.32.4"\n')
