@@ -860,6 +860,21 @@ def test_labelled_block_under_a_paragraph_is_a_block_of_its_own(tmp_path: Path, 
     assert "See:\n**Hint**" in out
 
 
+def test_kubernetes_content_template_captures(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' older content templates: {{% capture prerequisites|objectives|cleanup|whatsnext %}}
+    blocks are drawn under their h2 (i18n <id>_heading, else the template's words); overview, body and
+    steps under none."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "i18n/en.toml", '[whatsnext_heading]\nother = "Read on"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess("{{% capture overview %}}\nIntro.\n{{% /capture %}}\n\n{{% capture prerequisites %}}\n"
+                          "Have a cluster.\n{{% /capture %}}\n\n{{% capture steps %}}\n## Do it\n{{% /capture %}}\n\n"
+                          "{{% capture whatsnext %}}\n* More.\n{{% /capture %}}\n", page_rel="content/task.md")
+    assert [line for line in out.splitlines() if line.startswith("#")] == ["## Before you begin", "## Do it",
+                                                                           "## Read on"]
+    assert "Intro." in out and "Have a cluster." in out and "{{" not in out
+
+
 def test_kubernetes_skew_versions(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Kubernetes' skew shortcode: versions computed from the version param (v stripped)."""
     write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nversion = "v1.32"\nfullversion = "v1.32.4"\n')

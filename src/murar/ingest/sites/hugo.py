@@ -42,7 +42,7 @@ a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Rel
 that file is then no page); Kubernetes' ``api-reference`` shows its ``text``, ``anchor``
 or the API kind of the reference page, ``feature-state``/``feature-gate-description`` the
 feature gate file's last stage/description (``feature-gate-list`` every gate of the stages it
-includes), ``skew`` the version it computes from the
+includes), an older page's ``{{% capture whatsnext %}}`` its heading, ``skew`` the version it computes from the
 ``version`` param, and a ``layout: glossary`` bundle lists its entries; ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
@@ -208,6 +208,10 @@ _KIND_SHORTCODES = frozenset({"note", "tip", "info", "warning", "caution", "impo
 # blank lines and indentation up to a line of paragraph text (not a list item, heading, quote, fence,
 # table row, HTML tag, shortcode or indented code)
 _BLANK_THEN_TEXT = re.compile(r"[ \t]*(?:\n[ \t]*)+(?=[^\s\-*+#>|<`~{\d])")
+#: Kubernetes' older content templates: the captured blocks ({{% capture whatsnext %}}) they draw under a
+#: heading (its i18n "<id>_heading" text, else this one)
+_CAPTURE_HEADINGS = {"prerequisites": "Before you begin", "objectives": "Objectives", "cleanup": "Cleaning up",
+                     "whatsnext": "What's next"}
 #: shortcodes that never wrap content (no closing tag is looked for)
 _NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | CODE_SAMPLE_SHORTCODES | frozenset(
     {"ref", "relref", "param", "icon", "nb"})
@@ -2582,6 +2586,11 @@ class HugoSite:
                 # Kubernetes theme: {{% prerequisites-heading %}} is an <h2> with the i18n "<x>_heading" text
                 key = name[:-8]
                 out.append("## " + (self.translate(f"{key}_heading") or key.replace("-", " ").capitalize()))
+            elif name == "capture" and m.start() in closing and sc.get(pos=0) in _CAPTURE_HEADINGS:
+                # Kubernetes' content templates (content_template: templates/task ...) draw these captured
+                # blocks under an h2 (layouts/partials/templates/*.html); the others without a heading
+                key = sc.get(pos=0)
+                out.append(f"\n\n## {self.translate(f'{key}_heading') or _CAPTURE_HEADINGS[key]}\n\n")
             elif name == "skew" and close is None and (skew := self._kubernetes_skew(sc, page_rel=page_rel)):
                 out.append(skew)
             elif name == "feature-state" and sc.params.get("feature_gate_name") \
