@@ -900,7 +900,8 @@ def test_kubernetes_feature_gate_state_and_description(tmp_path: Path, write: Ca
     site = hugo.load(tmp_path)
     out = site.preprocess('{{< feature-state feature_gate_name="GizmoSwap" >}}\n\n'
                           '{{< feature-gate-description name="GizmoSwap" >}}\n\n'
-                          '{{< feature-state feature_gate_name="Nope" >}}\n', page_rel="content/en/docs/gizmos.md")
+                          '{{< feature-state feature_gate_name="Nope" for_k8s_version="v1.2" state="alpha" >}}\n',
+                          page_rel="content/en/docs/gizmos.md")
     assert "FEATURE STATE: `Kubernetes v1.30 [beta]` (enabled by default: true)" in out
     assert "`GizmoSwap`: Let gizmos [swap](/docs/gizmos/) parts." in out
     assert out.count("FEATURE STATE") == 1 and "{{" not in out

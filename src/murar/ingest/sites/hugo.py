@@ -2594,10 +2594,9 @@ class HugoSite:
             elif name == "skew" and close is None and (skew := self._kubernetes_skew(sc, page_rel=page_rel)):
                 out.append(skew)
             elif name == "feature-state" and sc.params.get("feature_gate_name") \
-                    and not sc.params.get("for_k8s_version") \
                     and (gate := self.feature_gate(sc.params["feature_gate_name"], page_rel=page_rel)) is not None:
                 # Kubernetes' feature-state.html: the feature gate file's last stage (its version, stage and
-                # default) as the notice of that stage
+                # default) as the notice of that stage (feature_gate_name wins over for_k8s_version/state)
                 out.append(self._feature_gate_state(gate[1], html_out=h))
             elif name == "feature-gate-list" and close is None and self._feature_gate_bundles(page_rel):
                 out.append(self._feature_gate_list(sc, page_rel=page_rel, warnings=warnings, depth=_depth,
@@ -2608,9 +2607,9 @@ class HugoSite:
                 text = self._include(Shortcode(name="include", args=["/" + gate[0]]), page_rel=page_rel,
                                      warnings=warnings, depth=_depth, stack=_stack, budget=budget)
                 out.append(_code_span(sc.params["name"], html_out=h) + ": " + text.strip())
-            elif name == "feature-state" and (sc.params.get("for_k8s_version") or (
-                    sc.params.get("state") and not sc.params.get("feature_gate_name")
-                    and self.param("version", page_rel=page_rel))):
+            elif name == "feature-state" and not sc.params.get("feature_gate_name") and (
+                    sc.params.get("for_k8s_version") or (sc.params.get("state")
+                                                         and self.param("version", page_rel=page_rel))):
                 # Kubernetes' feature-state.html: for_k8s_version, else the page's (or site's) version param
                 label = self.translate("feature_state") or "FEATURE STATE:"
                 version = sc.params.get("for_k8s_version") or self.param("version", page_rel=page_rel)
