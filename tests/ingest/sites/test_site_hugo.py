@@ -791,6 +791,185 @@ def test_kubernetes_theme_code_samples_headings_and_feature_state(tmp_path: Path
     assert any("app/missing.yaml" in w for w in warnings) and "{{" not in out
 
 
+def test_kubernetes_feature_state_defaults_to_the_version_param(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' feature-state.html: without for_k8s_version the version shown is the page's
+    (else the site's) version param; feature_gate_name (read from a feature gate file) is not drawn."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nversion = "v9.4"\n')
+    write(tmp_path, "content/old.md", "---\ntitle: Old\nversion: v8.1\n---\n")
+    site = hugo.load(tmp_path)
+    src = '{{< feature-state state="stable" >}}\n\n{{< feature-state feature_gate_name="Gizmo" >}}\n'
+    assert site.preprocess(src, page_rel="content/page.md").split() == [
+        "FEATURE", "STATE:", "`Kubernetes", "v9.4", "[stable]`"]
+    assert "`Kubernetes v8.1 [stable]`" in site.preprocess(src, page_rel="content/old.md")
+
+
+def test_site_templates_using_page_param_and_translations(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A project shortcode template printing .Page.Param (front matter, else site params) and
+    T strings (i18n) is what it writes: Kubernetes' version-check and thirdparty-content."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nversion = "v1.32"\n')
+    write(tmp_path, "i18n/en.toml", '[version_check_mustbeorlater]\nother = "Your Kubernetes server must be at or '
+          'later than version "\n[version_check_tocheck]\nother = "To check the version, enter "\n'
+          '[note]\nother = "Note:"\n[thirdparty_message]\nother = "This section links to third party projects."\n')
+    write(tmp_path, "layouts/shortcodes/version-check.html",
+          '{{ $minVersion := .Page.Param "min-kubernetes-server-version" }}\n'
+          '{{ if eq $minVersion (.Page.Param "version")  }}\n{{ T "version_check_mustbe" }}{{ $minVersion }}.\n'
+          '{{ else if $minVersion}}\n{{ T "version_check_mustbeorlater" }}{{ $minVersion }}.\n'
+          '{{ end }} {{ T "version_check_tocheck" }}<code>kubectl version</code>.\n')
+    write(tmp_path, "layouts/shortcodes/thirdparty-content.html",
+          '{{- $single := .Get "single" | default "false" -}}\n<div class="alert" role="note">\n'
+          '{{- if not (eq $single "true" ) -}}\n  <strong>{{ T "note" | safeHTML }}</strong>&puncsp;'
+          '{{ T "thirdparty_message" | safeHTML }}\n{{- end -}}\n</div>\n')
+    write(tmp_path, "content/task.md", "---\ntitle: Task\nmin-kubernetes-server-version: v1.29\n---\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess("Prereqs. {{< version-check >}}\n\n## Tools\n\n{{% thirdparty-content %}}\n",
+                          page_rel="content/task.md")
+    assert "Your Kubernetes server must be at or later than version v1.29." in out
+    assert "To check the version, enter <code>kubectl version</code>." in out
+    assert "<strong>Note:</strong>&puncsp;This section links to third party projects." in out
+
+
+def test_kubernetes_glossary_layout_lists_its_entries(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' glossary layout (layout: glossary on a leaf bundle) draws every entry of the
+    bundle by title (collated): its title, its aka names and its text, shortcodes rewritten."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ncontentDir = "content/en"\n')
+    g = "content/en/docs/reference/glossary"
+    write(tmp_path, f"{g}/index.md", "---\ntitle: Standardized Glossary\nlayout: glossary\n---\n\n")
+    write(tmp_path, f"{g}/gizmo.md", "---\ntitle: Gizmo\nid: gizmo\naka:\n- gadget\n---\n A small part.\n\n<!--more-->\n\n"
+          'It sits on a {{< glossary_tooltip text="widget" term_id="widget" >}}.\n')
+    write(tmp_path, f"{g}/widget.md", "---\ntitle: widget\nid: widget\n---\nA big part.\n")
+    write(tmp_path, "content/en/docs/other/index.md", "---\ntitle: Other\n---\nText.\n")
+    write(tmp_path, "content/en/docs/other/part.md", "---\ntitle: Part\n---\nNot listed.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess((tmp_path / g / "index.md").read_text(), page_rel=f"{g}/index.md")
+    assert "**Gizmo**\nAlso known as: *gadget*\n\nA small part." in out and "It sits on a widget." in out
+    assert out.index("**Gizmo**") < out.index("**widget**\n\nA big part.") and "more" not in out
+    other = site.preprocess("---\ntitle: Other\n---\nText.\n", page_rel="content/en/docs/other/index.md")
+    assert "Not listed" not in other
+
+
+def test_labelled_block_under_a_paragraph_is_a_block_of_its_own(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A labelled paired shortcode holding lines (details summary=, expand title=) opened on the line
+    under a paragraph is a block of its own (its <details> interrupts the paragraph), not that
+    paragraph's last words; an inline one on one line stays in its sentence."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('This renders as:\n{{< details summary="More about widgets" >}}\nWidgets spin.\n\nThey stop.\n'
+                          '{{< /details >}}\n\nSee:\n{{% expand title="Hint" %}}One line{{% /expand %}} here.\n',
+                          page_rel="content/p.md")
+    assert "This renders as:\n\n\n**More about widgets** \nWidgets spin." in out
+    assert "See:\n**Hint**" in out
+
+
+def test_kubernetes_content_template_captures(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' older content templates: {{% capture prerequisites|objectives|cleanup|whatsnext %}}
+    blocks are drawn under their h2 (i18n <id>_heading, else the template's words); overview, body and
+    steps under none."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "i18n/en.toml", '[whatsnext_heading]\nother = "Read on"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess("{{% capture overview %}}\nIntro.\n{{% /capture %}}\n\n{{% capture prerequisites %}}\n"
+                          "Have a cluster.\n{{% /capture %}}\n\n{{% capture steps %}}\n## Do it\n{{% /capture %}}\n\n"
+                          "{{% capture whatsnext %}}\n* More.\n{{% /capture %}}\n", page_rel="content/task.md")
+    assert [line for line in out.splitlines() if line.startswith("#")] == ["## Before you begin", "## Do it",
+                                                                           "## Read on"]
+    assert "Intro." in out and "Have a cluster." in out and "{{" not in out
+
+
+def test_kubernetes_skew_versions(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' skew shortcode: versions computed from the version param (v stripped)."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nversion = "v1.32"\nfullversion = "v1.32.4"\n')
+    site = hugo.load(tmp_path)
+    src = ("a v{{< skew currentVersion >}} client talks to v{{< skew currentVersionAddMinor -1 >}} and "
+           'v{{< skew nextMinorVersion >}}; {{< skew latestVersionAddMinor 1 "-" >}}; '
+           "v{{< skew currentPatchVersion >}}; [{{< skew bogus >}}]")
+    assert site.preprocess(src, page_rel="content/p.md") == \
+        "a v1.32 client talks to v1.31 and v1.33; 1-33; v1.32.4; []"
+
+
+def test_kubernetes_feature_gate_state_and_description(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes: feature-state feature_gate_name= shows the last stage of the gate's file (the page
+    titled so in the feature-gates bundle: version, stage, default); feature-gate-description shows
+    `Name`: its description. An unknown gate is not drawn."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ncontentDir = "content/en"\n')
+    gates = "content/en/docs/reference/command-line-tools-reference/feature-gates"
+    write(tmp_path, f"{gates}/index.md", "---\ntitle: Feature Gates\n---\n")
+    write(tmp_path, f"{gates}/gizmo-swap.md",
+          '---\ntitle: GizmoSwap\n_build:\n  render: false\nstages:\n  - stage: alpha\n    defaultValue: false\n'
+          '    fromVersion: "1.22"\n  - stage: beta\n    defaultValue: true\n    fromVersion: "1.30"\n---\n'
+          "Let gizmos [swap](/docs/gizmos/) parts.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< feature-state feature_gate_name="GizmoSwap" >}}\n\n'
+                          '{{< feature-gate-description name="GizmoSwap" >}}\n\n'
+                          '{{< feature-state feature_gate_name="Nope" for_k8s_version="v1.2" state="alpha" >}}\n',
+                          page_rel="content/en/docs/gizmos.md")
+    assert "FEATURE STATE: `Kubernetes v1.30 [beta]` (enabled by default: true)" in out
+    assert "`GizmoSwap`: Let gizmos [swap](/docs/gizmos/) parts." in out
+    assert out.count("FEATURE STATE") == 1 and "{{" not in out
+    assert site.classify(f"{gates}/gizmo-swap.md").role is not FileRole.PAGE
+
+
+def test_kubernetes_feature_gate_list(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' feature-gate-list: every gate (by title) with a stage include= names (ga: stable),
+    removed ones only with show-removed, as `Name`: its description."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    gates = "content/docs/reference/command-line-tools-reference/feature-gates"
+    write(tmp_path, f"{gates}/index.md", "---\ntitle: Feature Gates\n---\n")
+    for name, stage, removed in (("Zeta", "stable", False), ("Alpha1", "alpha", False), ("Gone", "beta", True)):
+        write(tmp_path, f"{gates}/{name}.md", f"---\ntitle: {name}\nstages:\n  - stage: {stage}\n    defaultValue: false\n"
+              f'    fromVersion: "1.2"\n' + ("removed: true\n" if removed else "") + f"---\nAbout {name}.\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess('{{< feature-gate-list include="alpha,beta,ga,deprecated" >}}', page_rel=f"{gates}/index.md")
+    assert out.split("\n\n") == ["", "`Alpha1`: About Alpha1.", "`Zeta`: About Zeta.", ""]
+    out = site.preprocess('{{< feature-gate-list include="ga" >}}\n\n{{< feature-gate-list show-removed="true" >}}',
+                          page_rel=f"{gates}/index.md")
+    assert "`Zeta`" in out and "`Gone`: About Gone." in out and "Alpha1" not in out
+
+
+def test_kubernetes_api_reference_shows_text_anchor_or_kind(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' api-reference.html links docs/reference/kubernetes-api/<page>: its text= is
+    shown, else its anchor=, else the api_metadata.kind (or title) of that page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ncontentDir = "content/en"\n')
+    write(tmp_path, "content/en/docs/reference/kubernetes-api/workload-resources/gizmo-v1.md",
+          '---\napi_metadata:\n  apiVersion: "v1"\n  kind: "Gizmo"\ntitle: "Gizmo v1"\n---\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('The {{< api-reference page="workload-resources/gizmo-v1" >}} object, its '
+                          '{{< api-reference page="workload-resources/gizmo-v1" anchor="GizmoSpec" >}} and '
+                          '{{< api-reference page="workload-resources/gizmo-v1" anchor="x" text="Parts" >}}.',
+                          page_rel="content/en/docs/concepts/gizmos.md")
+    assert out == "The Gizmo object, its GizmoSpec and Parts."
+
+
+def test_kubernetes_tab_sets_ids_and_tab_includes(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' tabs.html: the set's name= is an HTML id, not text (Relearn's title= is); a
+    tab without content shows its include= file: a leaf bundle's first file matching
+    **<include>*, else <page folder>/<include> (a content page's text; another file as code in
+    codelang or its suffix); that file is an include, not a page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/tools/included/bash-setup.md", "---\ntitle: bash\nheadless: true\n---\n\nSource the script.\n")
+    write(tmp_path, "content/tools/install.md",
+          '---\ntitle: Install\n---\n\n{{< tabs name="shell_completion" >}}\n'
+          '{{< tab name="Bash" include="included/bash-setup.md" />}}\n{{< tab name="Zsh" include="included/nope.md" />}}\n'
+          "{{< /tabs >}}\n")
+    write(tmp_path, "content/style/demo/index.md", "---\ntitle: Demo\n---\n")
+    write(tmp_path, "content/style/demo/example1.md", "---\ntitle: Example\n---\n\nAn **example** file.\n")
+    write(tmp_path, "content/style/demo/data/podtemplate.json", '{"kind": "PodTemplate"}\n')
+    site = hugo.load(tmp_path)
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / "content/tools/install.md").read_text(), page_rel="content/tools/install.md",
+                          warnings=warnings)
+    assert "shell_completion" not in out and "**Bash**" in out and "Source the script." in out
+    assert "{{" not in out and any("included/nope.md" in w for w in warnings)
+    out = site.preprocess('{{< tabs name="tab_with_file_include" >}}\n{{< tab name="File #1" include="example1" />}}\n'
+                          '{{< tab name="JSON" include="podtemplate" codelang="json" />}}\n{{< /tabs >}}\n',
+                          page_rel="content/style/demo/index.md")
+    assert "tab_with_file_include" not in out and "An **example** file." in out
+    assert '```json\n{"kind": "PodTemplate"}\n```' in out
+    assert "**Linux setup**" in site.preprocess('{{< tabs title="Linux setup" >}}\n{{% tab title="apt" %}}\nRun apt.\n'
+                                                "{{% /tab %}}\n{{< /tabs >}}\n", page_rel="content/tools/install.md")
+    assert site.classify("content/tools/included/bash-setup.md").role is FileRole.INCLUDE
+    assert site.classify("content/tools/install.md").role is FileRole.PAGE
+
+
 def test_code_toggle_code_and_new_in_shortcodes(tmp_path: Path, write: Callable[..., Path]) -> None:
     """gohugo.io docs: code-toggle's inner configuration and code's inner content are code
     (a readfile inside code shows the raw file), new-in names its version."""
