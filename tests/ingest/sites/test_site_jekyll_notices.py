@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 from murar.ingest.sites import jekyll
 
 
@@ -68,3 +71,31 @@ def test_ial_after_a_block_quote_labels_the_quote_not_its_last_paragraph() -> No
     # a paragraph inside the quote keeps its own IAL: that paragraph is labelled
     inner = "> Intro.\n>\n> Back up first.\n> {: .warning}\n"
     assert jekyll.strip_kramdown(inner).startswith("> Intro.\n>\n> **Warning:** Back up first.\n")
+
+
+def test_a_callout_block_opened_by_a_heading_is_titled_by_it_not_sectioned(tmp_path: Path,
+                                                                           write: Callable[..., Path]) -> None:
+    """Jekyll's own docs write a note as ``<div class="note info" markdown="1">``, a blank
+    line, then ``##### Problems installing Jekyll?``: the heading is the box's title. It
+    was a section heading (the rest of the page up to the next heading, read as that
+    note's section) and the note was not labelled, because of the blank line after the
+    opening tag; an empty ``<div markdown="1"></div>`` before the title shows nothing."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", "title: T\n")
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\n---\n## Install on macOS\n\nIntro.\n\n<div class=\"note info\" markdown=\"1\">\n\n"
+        "##### Problems installing?\n\nSee the troubleshooting page.\n\n</div>\n\nMore macOS text.\n\n"
+        "<div class=\"note protip\" markdown=\"1\">\n<div markdown=\"1\">\n</div>\n\n##### Use the `pages` gem\n\n"
+        "Add it to your Gemfile.\n</div>\n\n## Ubuntu\n\nUbuntu text.\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "page.md", site=site, assets_dir=tmp_path / "_assets")
+    titles = [s.heading_path[-1] for s in doc.sections]
+    assert titles == ["Install on macOS", "Ubuntu"]
+    mac = doc.sections[0].text
+    assert "Note: Problems installing?" in mac and "Note: Use the pages gem" in mac
+    assert "More macOS text." in mac and "#" not in mac
+    # the content right after a blank line (no heading) is labelled too
+    out = jekyll.strip_kramdown('<div class="warning" markdown="1">\n\nBack up first.\n\n</div>\n',
+                                {"warning": "Warning"})
+    assert "**Warning:** Back up first." in out

@@ -1839,6 +1839,33 @@ def _is_title_line(line: str, label: str) -> bool:
     return words.lower() == label.lower().rstrip(":")
 
 
+_ATX_HEADING = re.compile(r"^(?P<lead>[ \t>]*)#{1,6}[ \t]+(?P<title>.*?)(?:[ \t]+#+)?[ \t]*$")
+_EMPTY_OPEN = re.compile(r"^[ \t>]*<(?P<tag>[A-Za-z][\w-]*)>[ \t]*$")
+
+
+def _callout_div_content(lines: list[str], i: int) -> int | None:
+    """The line of a callout HTML block's first Markdown content: the block opens alone on
+    line ``i`` and its content is set off by blank lines (:func:`open_markdown_blocks` writes
+    two); an empty element before it (``<div>`` then ``</div>``, shown as nothing) is passed
+    over. ``None`` when the line after the opening tag is not blank or no content follows."""
+    if i + 1 >= len(lines) or lines[i + 1].strip(" \t>"):
+        return None
+    j = i + 1
+    while j < len(lines):
+        while j < len(lines) and not lines[j].strip(" \t>"):
+            j += 1
+        empty = _EMPTY_OPEN.match(lines[j]) if j < len(lines) else None
+        if not empty:
+            break
+        k = j + 1
+        while k < len(lines) and not lines[k].strip(" \t>"):
+            k += 1
+        if k >= len(lines) or lines[k].lstrip(" \t>").rstrip().lower() != f"</{empty.group('tag').lower()}>":
+            break
+        j = k + 1
+    return j if j < len(lines) else None
+
+
 def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     """Label the block a kramdown callout IAL names with the callout's title
     (``**Note:** ...``), the just-the-docs convention (``titles``: class -> label,
@@ -1854,8 +1881,11 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     title. Minimal Mistakes' notice classes (:data:`NOTICE_CALLOUTS`) are labelled
     by their kind unless configured otherwise. An HTML block alone on its line
     whose class is a callout (``<div class="notice--info" markdown="1">``), its
-    Markdown content after a blank line, has that content's first line labelled.
-    Code fences are left alone."""
+    Markdown content after a blank line, has that content's first line labelled; a heading
+    opening that content is the box's title (Jekyll's own docs: ``<div class="note info"
+    markdown="1">`` then ``##### Problems installing Jekyll?``), read as the bold label
+    ``Note: Problems installing Jekyll?``, not a heading that made the box, and the page after
+    it up to the next heading, a section of its own. Code fences are left alone."""
     titles = DEFAULT_CALLOUTS if titles is None else titles
     lines = text.split("\n")
     in_fence = False
@@ -1868,12 +1898,15 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
         if not label and not in_fence:
             div = _CALLOUT_DIV.match(line)
             label = next((x for c in div.group("cls").split() if (x := _callout_label(c, titles))), "") if div else ""
-            if label and i + 2 < len(lines) and not lines[i + 1].strip(" \t>") and lines[i + 2].strip(" \t>") \
-                    and not _FENCE.match(lines[i + 2]) and not lines[i + 2].lstrip(" \t>").startswith("<"):
-                lead = re.match(r"[ \t>]*", lines[i + 2])
+            j = _callout_div_content(lines, i) if label else None
+            heading = _ATX_HEADING.match(lines[j]) if j is not None else None
+            if j is not None and heading:  # the box's title (Jekyll's docs: ``##### Problems installing?``)
+                lines[j] = heading.group("lead") + f"**{admonition_label(label, heading.group('title'))}**"
+            elif j is not None and not _FENCE.match(lines[j]) and not lines[j].lstrip(" \t>").startswith("<"):
+                lead = re.match(r"[ \t>]*", lines[j])
                 cut = lead.end() if lead else 0
-                if not lines[i + 2][cut:].startswith(callout_lead(label).rstrip()):
-                    lines[i + 2] = lines[i + 2][:cut] + callout_lead(label) + lines[i + 2][cut:]
+                if not lines[j][cut:].startswith(callout_lead(label).rstrip()):
+                    lines[j] = lines[j][:cut] + callout_lead(label) + lines[j][cut:]
             continue
         if not label:
             continue
