@@ -771,3 +771,17 @@ def test_theme_figure_helper_on_an_html_page_is_an_img(tmp_path: Path, write: Ca
     out = site.preprocess('---\ntitle: P\n---\n<p>See:</p>\n{% include figure image_path="/assets/a.png" alt="The app" '
                           'caption="Main window" %}\n', page_rel="p.html", warnings=[])
     assert '<img src="/assets/a.png" alt="The app" title="Main window">' in out and "![" not in out
+
+
+def test_jemoji_shortcodes_are_pictures_not_words(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """The jemoji plugin (Jekyll's own docs list it in ``plugins``) draws ``:heart:`` as an
+    emoji picture: the shortcode was left in the text as the word ``:heart:``. A value emoji
+    keeps its character, code keeps its text, and a site without jemoji is left as written."""
+    body = "Almost there :heart:\n\n| Feature | Ok |\n|---|---|\n| Tabs | :white_check_mark: |\n\n" \
+           "Write `:tada:` to get one, at 10:30:00.\n"
+    write(tmp_path, "_config.yml", "title: T\nplugins:\n  - jekyll-feed\n  - jemoji\n")
+    out = jekyll.load(tmp_path, "_config.yml").preprocess(body, page_rel="index.md")
+    assert "Almost there\n" in out and ":heart:" not in out
+    assert "| Tabs | \u2705 |" in out and "`:tada:`" in out and "10:30:00" in out
+    write(tmp_path, "_config.yml", "title: T\nplugins:\n  - jekyll-feed\n")
+    assert ":heart:" in jekyll.load(tmp_path, "_config.yml").preprocess(body, page_rel="index.md")

@@ -56,6 +56,9 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   strip, ``tab-content``/``tab-pane`` divs: documentation-theme-jekyll's "Navtabs", Docker's docs)
   are tab sets, also when their panes hold code blocks or the set sits in a list step
   (:func:`bootstrap_tabs`).
+- The jemoji plugin (in ``plugins``) draws ``:tada:`` shortcodes of a Markdown page as emoji
+  pictures: they go from the text but for the few that state a value (a check mark, a
+  cross), as with pymdownx.emoji (:func:`murar.ingest.markup.pymdown.emoji_shortcodes`).
 """
 
 from __future__ import annotations
@@ -77,6 +80,7 @@ from murar.ingest.frontmatter import MAX_DEPTH, FrontMatterError, load_yaml_safe
 from murar.ingest.htmltext import BLANK_PRE_LINE, pre_depth
 from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.mdtext import admonition_label, callout_lead, label_lines
+from murar.ingest.markup.pymdown import emoji_shortcodes
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.media_flags import FLAGS_ATTR, HERO
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
@@ -613,6 +617,8 @@ class JekyllSite:
         # kramdown reads definition lists ('Term' then ': definition'); CommonMark converters do not
         self.markdown_plugins: tuple[str, ...] = ("deflist",) if self._kramdown else ()
         self._chirpy = is_chirpy(self._site_object, self._root)
+        # jemoji (GitHub Pages' emoji plugin, in `plugins`) draws :tada: shortcodes as emoji pictures
+        self._jemoji = isinstance(plugins, list) and "jemoji" in plugins
         self._url_folders: dict[str, str | None] = {}
         self._nav_pages: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] | None = None
         self._children_nav: bool | None = None
@@ -930,6 +936,8 @@ class JekyllSite:
             body = body if html_page else bootstrap_tabs(body)
         if html_page:
             return head + body
+        if self._jemoji:
+            body = emoji_shortcodes(body)
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
                                      html_blocks=self._kramdown)
 
