@@ -93,9 +93,23 @@ def test_a_callout_block_opened_by_a_heading_is_titled_by_it_not_sectioned(tmp_p
     titles = [s.heading_path[-1] for s in doc.sections]
     assert titles == ["Install on macOS", "Ubuntu"]
     mac = doc.sections[0].text
-    assert "Note: Problems installing?" in mac and "Note: Use the pages gem" in mac
+    assert "Info: Problems installing?" in mac and "Note: Use the pages gem" in mac
     assert "More macOS text." in mac and "#" not in mac
     # the content right after a blank line (no heading) is labelled too
     out = jekyll.strip_kramdown('<div class="warning" markdown="1">\n\nBack up first.\n\n</div>\n',
                                 {"warning": "Warning"})
     assert "**Warning:** Back up first." in out
+
+
+def test_an_html_callout_box_is_labelled_and_its_modifier_class_names_the_kind() -> None:
+    """Jekyll's docs write most notes as HTML (``<div class="note warning">`` then ``<h5>`` and
+    ``<p>``): the box read unlabelled, though the same note written as ``{: .note .warning}``
+    was labelled, and that one as a Note: the class after ``note`` is the kind of box."""
+    text = ('Intro.\n\n<div class="note warning">\n  <h5>Be sure to exclude <code>vendor</code></h5>\n'
+            '  <p>Travis bundles all gems.</p>\n</div>\n\n<div class="tip">\n  <p>Cache the gems.</p>\n</div>\n\n'
+            '{: .note .info}\nUse `jekyll serve` while writing.\n\n<div class="wrapper">\n  <p>Plain.</p>\n</div>\n')
+    out = jekyll.strip_kramdown(text)
+    assert "  <h5>Warning: Be sure to exclude <code>vendor</code></h5>\n  <p>Travis" in out
+    assert "  <p><strong>Tip:</strong> Cache the gems.</p>" in out
+    assert "**Info:** Use `jekyll serve` while writing." in out
+    assert "  <p>Plain.</p>" in out

@@ -1808,6 +1808,13 @@ def _callout_label(name: str, titles: dict[str, str]) -> str:
     return titles[name] if name in titles else NOTICE_CALLOUTS.get(name, "")
 
 
+def _classes_label(classes: list[str], titles: dict[str, str]) -> str:
+    """The label of a block given ``classes``: of the last one that names a callout, the
+    modifier after a base class (``note warning``, ``{: .note .info}``: Jekyll's docs style a
+    ``note`` box as a warning or an info box by the class after it)."""
+    return next((x for c in reversed(classes) if (x := _callout_label(c, titles))), "")
+
+
 def callout_titles(variables: dict[str, str]) -> dict[str, str]:
     """Callout class -> label, from ``_config.yml`` ``callouts`` (just-the-docs
     "Callouts": the names are not predefined, each configured one has a ``color``
@@ -1848,6 +1855,8 @@ def _is_title_line(line: str, label: str) -> bool:
 
 
 _ATX_HEADING = re.compile(r"^(?P<lead>[ \t>]*)#{1,6}[ \t]+(?P<title>.*?)(?:[ \t]+#+)?[ \t]*$")
+#: the first child of an HTML callout box, opened at the start of the line after the box's tag
+_HTML_FIRST_CHILD = re.compile(r"^[ \t>]*<(?P<tag>h[1-6]|p)(?:\s[^<>]*)?>", re.IGNORECASE)
 _EMPTY_OPEN = re.compile(r"^[ \t>]*<(?P<tag>[A-Za-z][\w-]*)>[ \t]*$")
 
 
@@ -1893,7 +1902,10 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     opening that content is the box's title (Jekyll's own docs: ``<div class="note info"
     markdown="1">`` then ``##### Problems installing Jekyll?``), read as the bold label
     ``Note: Problems installing Jekyll?``, not a heading that made the box, and the page after
-    it up to the next heading, a section of its own. Code fences are left alone."""
+    it up to the next heading, a section of its own. A box of HTML alone (``<div class="note
+    warning">`` then ``<h5>Title</h5>`` or ``<p>``: Jekyll's docs) has its title element, or its
+    first paragraph, labelled. Of several callout classes the last names the kind
+    (:func:`_classes_label`: ``{: .note .warning}`` is a warning). Code fences are left alone."""
     titles = DEFAULT_CALLOUTS if titles is None else titles
     lines = text.split("\n")
     in_fence = False
@@ -1902,10 +1914,10 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
             in_fence = not in_fence
             continue
         m = None if in_fence else _CALLOUT_IAL.match(line)
-        label = _callout_label(m.group("name"), titles) if m else ""
+        label = _classes_label(re.findall(r"\.([\w-]+)", line), titles) if m else ""
         if not label and not in_fence:
             div = _CALLOUT_DIV.match(line)
-            label = next((x for c in div.group("cls").split() if (x := _callout_label(c, titles))), "") if div else ""
+            label = _classes_label(div.group("cls").split(), titles) if div else ""
             j = _callout_div_content(lines, i) if label else None
             heading = _ATX_HEADING.match(lines[j]) if j is not None else None
             if j is not None and heading:  # the box's title (Jekyll's docs: ``##### Problems installing?``)
@@ -1915,6 +1927,13 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
                 cut = lead.end() if lead else 0
                 if not lines[j][cut:].startswith(callout_lead(label).rstrip()):
                     lines[j] = lines[j][:cut] + callout_lead(label) + lines[j][cut:]
+            elif label and i + 1 < len(lines) and (first := _HTML_FIRST_CHILD.match(lines[i + 1])):
+                # an HTML box (no Markdown in it): its title element, or its first paragraph, labelled
+                if first.group("tag").lower() == "p":
+                    mark = callout_lead(label, html_out=True)
+                else:
+                    mark = html.escape(admonition_label(label)) + " "
+                lines[i + 1] = lines[i + 1][:first.end()] + mark + lines[i + 1][first.end():]
             continue
         if not label:
             continue
