@@ -785,3 +785,22 @@ def test_jemoji_shortcodes_are_pictures_not_words(tmp_path: Path, write: Callabl
     assert "| Tabs | \u2705 |" in out and "`:tada:`" in out and "10:30:00" in out
     write(tmp_path, "_config.yml", "title: T\nplugins:\n  - jekyll-feed\n")
     assert ":heart:" in jekyll.load(tmp_path, "_config.yml").preprocess(body, page_rel="index.md")
+
+
+def test_theme_feature_row_keeps_each_blocks_title_and_excerpt(tmp_path: Path, write: Callable[..., Path],
+                                                               png: bytes) -> None:
+    """Minimal Mistakes "Helpers: Feature row" (a remote theme's include): a block is its
+    picture, its title and its Markdown excerpt; only the pictures were kept, so a splash
+    page's feature blocks read as three bare images."""
+    write(tmp_path, "_config.yml", "title: T\nremote_theme: mmistakes/minimal-mistakes\n")
+    write(tmp_path, "assets/a.png", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\nfeature_row:\n  - image_path: /assets/a.png\n    alt: Sync\n    title: Offline sync\n"
+        "    excerpt: \"Edits made **offline** sync later.\"\n  - title: No picture\n    excerpt: Text only.\n"
+        "row2:\n  - image_path: /assets/a.png\n    image_caption: Shot\n    title: Second row\n---\n"
+        "{% include feature_row %}\n\n{% include feature_row id=\"row2\" type=\"left\" %}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess((tmp_path / "page.md").read_text(), page_rel="page.md")
+    assert "![Sync](</assets/a.png>)\n\n**Offline sync**\n\nEdits made **offline** sync later." in out
+    assert "**No picture**\n\nText only." in out
+    assert '![](</assets/a.png> "Shot")\n\n**Second row**' in out

@@ -1315,7 +1315,8 @@ class _JekyllLiquid(Renderer):
         google-drive, bilibili); a front matter list named by the ``id`` parameter
         or by the include's name whose entries have an ``image_path`` keeps those
         pictures (``gallery``, ``feature_row``), with the ``caption`` parameter
-        after them. Chirpy's ``embed/<platform>.html id=...`` (youtube, vimeo,
+        after them; a ``feature_row`` block's title and excerpt follow its picture
+        (:meth:`_feature_block`). Chirpy's ``embed/<platform>.html id=...`` (youtube, vimeo,
         bilibili) is that platform's video and ``embed/video.html src=... title=...``
         the video file with its title as caption ("Writing a New Post: Video").
         Otherwise nothing."""
@@ -1337,14 +1338,27 @@ class _JekyllLiquid(Renderer):
         page = ctx.globals.get("page")
         items = page.get(params.get("id") or posixpath.splitext(posixpath.basename(target))[0]) \
             if isinstance(page, dict) else None
-        pictures = [self._picture(str(it["image_path"]), str(it.get("alt") or ""),
-                                  str(it.get("title") or it.get("image_caption") or ""))
-                    for it in (items if isinstance(items, list) else [])
-                    if isinstance(it, dict) and isinstance(it.get("image_path"), str) and it["image_path"].strip()]
+        entries = [it for it in (items if isinstance(items, list) else []) if isinstance(it, dict)]
+        if stem == "feature_row":  # each block: its picture, then its title and excerpt (Markdown)
+            pictures = [part for it in entries for part in self._feature_block(it) if part]
+        else:
+            pictures = [self._picture(str(it["image_path"]), str(it.get("alt") or ""),
+                                      str(it.get("title") or it.get("image_caption") or ""))
+                        for it in entries if isinstance(it.get("image_path"), str) and it["image_path"].strip()]
         if not pictures:
             return ""
         caption = re.sub(r"<[^>]+>", "", params.get("caption", "")).strip()
         return "\n\n" + "\n\n".join(pictures + ([caption] if caption else [])) + "\n\n"
+
+    def _feature_block(self, item: dict[str, Any]) -> list[str]:
+        """A Minimal Mistakes ``feature_row`` block ("Helpers: Feature row"): its
+        ``image_path`` picture (``alt``, ``image_caption``), its ``title`` (bold: the
+        theme's block heading, not a section of the page) and its ``excerpt``."""
+        path = item.get("image_path")
+        title = to_text(item.get("title")).strip()
+        return [self._picture(path, to_text(item.get("alt")), to_text(item.get("image_caption")))
+                if isinstance(path, str) and path.strip() else "",
+                f"**{title}**" if title else "", to_text(item.get("excerpt")).strip()]
 
     def _params(self, params_text: str, ctx: Context) -> dict[str, Any]:
         """An include's parameters (Jekyll "Includes": ``name="value"``, ``name='value'``
