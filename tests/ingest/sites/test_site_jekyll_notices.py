@@ -113,3 +113,16 @@ def test_an_html_callout_box_is_labelled_and_its_modifier_class_names_the_kind()
     assert "  <p><strong>Tip:</strong> Cache the gems.</p>" in out
     assert "**Info:** Use `jekyll serve` while writing." in out
     assert "  <p>Plain.</p>" in out
+
+
+def test_an_attribute_list_shown_in_a_code_span_stays() -> None:
+    """Minimal Mistakes' "Utility Classes" shows the attribute lists themselves in code spans
+    (``emphasized with the `{: .notice}` class``, a table cell `` `[Text](#link){: .btn}` ``):
+    they were removed as if applied, leaving an empty code span; one written after a code
+    span or a picture still goes."""
+    text = ("Emphasized with the `{: .notice}` class.\n{: .notice}\n\n"
+            "| `[Text](#link){: .btn}` | [Text](#link){: .btn} |\n\nA `gem`{: .language-ruby} and ``a ` {: .b}``.\n")
+    out = jekyll.strip_kramdown(text)
+    assert "**Note:** Emphasized with the `{: .notice}` class." in out
+    assert "| `[Text](#link){: .btn}` | [Text](#link) |" in out
+    assert "A `gem` and ``a ` {: .b}``." in out

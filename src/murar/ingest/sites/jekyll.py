@@ -516,6 +516,49 @@ _TOC_LIST = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+[^\n]*\n[ \t]*\{:\s*toc\s
 _ABBREVIATION = re.compile(r"^[ \t]{0,3}\*\[[^\]\n]+\]:[^\n]*$\n?", re.MULTILINE)
 _QUOTED_IAL_LINE = re.compile(r"^(?P<lead>[ \t]*>[ \t>]*)\{:(?![:/])[^}\n]*\}[ \t]*$", re.MULTILINE)
 _IAL_SPAN = re.compile(r"(?<=[)\]*_`>])\{:(?![:/])[^}\n]*\}")
+_BACKTICKS = re.compile(r"`+|\n")
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """The code spans of ``text`` as ``(start, end)`` offsets: a run of backticks up to the
+    next run of the same length on its line (CommonMark "Code spans"); one pass (a run
+    without its match opens nothing)."""
+    spans: list[tuple[int, int]] = []
+    line: list[re.Match[str]] = []
+    for m in [*_BACKTICKS.finditer(text), None]:
+        if m is not None and m.group(0) != "\n":
+            line.append(m)
+            continue
+        nxt: dict[int, int] = {}
+        after = [-1] * len(line)  # index of the next run of the same length
+        for k in range(len(line) - 1, -1, -1):
+            after[k] = nxt.get(len(line[k].group(0)), -1)
+            nxt[len(line[k].group(0))] = k
+        k = 0
+        while k < len(line):
+            if after[k] < 0:
+                k += 1
+                continue
+            spans.append((line[k].start(), line[after[k]].end()))
+            k = after[k] + 1
+        line = []
+    return spans
+
+
+def _strip_span_attributes(text: str) -> str:
+    """``text`` without kramdown span IALs (``![x](a.png){: .align-left}``, ``**b**{:.c}``),
+    those shown in a code span kept as written: `` `{: .notice}` `` is the attribute list
+    shown, not one applied (Minimal Mistakes' "Utility Classes")."""
+    if "{:" not in text:
+        return text
+    spans = _code_spans(text) if "`" in text else []
+    starts = [a for a, _ in spans]
+
+    def drop(m: re.Match[str]) -> str:
+        k = bisect.bisect_right(starts, m.start()) - 1
+        return m.group(0) if k >= 0 and m.start() < spans[k][1] else ""
+
+    return _IAL_SPAN.sub(drop, text)
 # ([^{}], not [^}]: "{::a" 20,000 times made each marker scan to the end of the text)
 _KRAMDOWN_EXT = re.compile(r"\{::(\w+)[^{}]*?/\}|\{::(\w+)[^{}]*\}|\{:/(\w+)?\}")
 _KRAMDOWN_COMMENT = re.compile(r"\{::comment\}.*?\{:/(?:comment)?\}", re.DOTALL)  # ends at {:/comment} or {:/}
@@ -2294,7 +2337,7 @@ def _strip_attribute_lists(text: str) -> str:
     text = _ABBREVIATION.sub("", text)
     text = _IAL_LINE.sub("", text)
     text = _QUOTED_IAL_LINE.sub(lambda m: m.group("lead").rstrip(), text)
-    text = _IAL_SPAN.sub("", text)
+    text = _strip_span_attributes(text)
     return _KRAMDOWN_EXT.sub("", sub_closed(_KRAMDOWN_COMMENT, _KRAMDOWN_COMMENT_END, lambda _: "", text))
 
 
