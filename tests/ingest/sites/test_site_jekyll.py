@@ -804,3 +804,43 @@ def test_theme_feature_row_keeps_each_blocks_title_and_excerpt(tmp_path: Path, w
     assert "![Sync](</assets/a.png>)\n\n**Offline sync**\n\nEdits made **offline** sync later." in out
     assert "**No picture**\n\nText only." in out
     assert '![](</assets/a.png> "Shot")\n\n**Second row**' in out
+
+
+def test_minimal_mistakes_header_picture_is_on_the_page(tmp_path: Path, write: Callable[..., Path],
+                                                         png: bytes) -> None:
+    """Minimal Mistakes "Layouts: Headers": ``header.overlay_image`` (else ``header.image``) is
+    drawn above the page with its ``caption``; it was not read at all. A header picture
+    (hero), alt from ``image_description`` or the title; a teaser alone draws nothing, and
+    a site on another theme keeps its front matter to itself."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", 'title: T\nremote_theme: "mmistakes/minimal-mistakes@4.24.0"\n')
+    write(tmp_path, "assets/images/hero.png", png)
+    page = ("---\ntitle: Setup\nheader:\n  overlay_image: /assets/images/hero.png\n"
+            "  caption: \"Photo: [**Unsplash**](https://unsplash.com)\"\n  teaser: /assets/images/t.png\n---\n"
+            "# Setup\n\nText.\n")
+    write(tmp_path, "setup.md", page)
+    write(tmp_path, "teaser.md", "---\ntitle: X\nheader:\n  teaser: /assets/images/hero.png\n---\nText.\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "setup.md", site=site, assets_dir=tmp_path / "_assets")
+    images = [m for m in doc.media if m.kind == "image"]
+    assert [(m.alt, m.caption) for m in images] == [("Setup", "Photo: Unsplash")]
+    assert "hero" in (images[0].flags or [])
+    assert "<img" not in site.preprocess((tmp_path / "teaser.md").read_text(), page_rel="teaser.md")
+    write(tmp_path, "_config.yml", "title: T\n")
+    assert "<img" not in jekyll.load(tmp_path, "_config.yml").preprocess(page, page_rel="setup.md")
+
+
+def test_theme_helper_image_paths_are_the_sites(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Minimal Mistakes' ``figure``/``gallery``/``feature_row`` pass ``image_path`` through
+    ``relative_url``: ``assets/images/a.png`` (no leading slash, its splash page) is the site's
+    file, not one beside the page (it was reported missing under ``_pages/``)."""
+    write(tmp_path, "_config.yml", "title: T\nremote_theme: mmistakes/minimal-mistakes\ninclude:\n  - _pages\n")
+    write(tmp_path, "assets/images/a.png", png)
+    write(tmp_path, "_pages/splash.md", (
+        "---\ntitle: S\nfeature_row:\n  - image_path: assets/images/a.png\n    image_caption: \"By [Me](https://x.org)\"\n"
+        "---\n{% include feature_row %}\n\n{% include figure image_path=\"assets/images/a.png\" alt=\"A\" %}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess((tmp_path / "_pages/splash.md").read_text(), page_rel="_pages/splash.md")
+    assert '![](</assets/images/a.png> "By Me")' in out and "![A](</assets/images/a.png>)" in out
+    assert site.resolve_asset("/assets/images/a.png", page_rel="_pages/splash.md").rel_path == "assets/images/a.png"

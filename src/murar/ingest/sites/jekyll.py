@@ -49,9 +49,9 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   the whole quote at its first line (:func:`label_callouts`); a ``<br>`` line opening a
   block starts a paragraph, as in kramdown, not a CommonMark HTML block that would keep the
   Markdown after it raw.
-- Theme rules where a theme documents them: Minimal Mistakes' helper includes and
-  notices, Chirpy's prompts and media (:func:`chirpy_media`: ``media_subpath``,
-  image captions, a post's preview image), just-the-docs' children list under a
+- Theme rules where a theme documents them: Minimal Mistakes' helper includes,
+  notices and header picture (:func:`minimal_mistakes_header`), Chirpy's prompts and
+  media (:func:`chirpy_media`: ``media_subpath``, image captions, a post's preview image), just-the-docs' children list under a
   ``has_children`` page (:meth:`JekyllSite._children_listing`); Bootstrap tabs (``nav-tabs``
   strip, ``tab-content``/``tab-pane`` divs: documentation-theme-jekyll's "Navtabs", Docker's docs)
   are tab sets, also when their panes hold code blocks or the set sits in a list step
@@ -660,6 +660,7 @@ class JekyllSite:
         # kramdown reads definition lists ('Term' then ': definition'); CommonMark converters do not
         self.markdown_plugins: tuple[str, ...] = ("deflist",) if self._kramdown else ()
         self._chirpy = is_chirpy(self._site_object, self._root)
+        self._minimal_mistakes = is_minimal_mistakes(self._site_object, self._root)
         # jemoji (GitHub Pages' emoji plugin, in `plugins`) draws :tada: shortcodes as emoji pictures
         self._jemoji = isinstance(plugins, list) and "jemoji" in plugins
         self._url_folders: dict[str, str | None] = {}
@@ -970,6 +971,8 @@ class JekyllSite:
                  if isinstance(v := meta.get(var), str) and v.strip()]
         if leads:  # the layout writes them above the page's content (<div class="summary">{{ page.summary }})
             body = "\n\n".join(leads) + "\n\n" + body.lstrip("\n")
+        if self._minimal_mistakes:
+            body = minimal_mistakes_header(body, meta)
         if self._chirpy:
             collection = self._collection_of(page_rel)
             body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
@@ -1359,7 +1362,7 @@ class _JekyllLiquid(Renderer):
         or by the include's name whose entries have an ``image_path`` keeps those
         pictures (``gallery``, ``feature_row``), with the ``caption`` parameter
         after them; a ``feature_row`` block's title and excerpt follow its picture
-        (:meth:`_feature_block`). Chirpy's ``embed/<platform>.html id=...`` (youtube, vimeo,
+        (:meth:`_feature_block`). An image path is the site's (:func:`_helper_src`). Chirpy's ``embed/<platform>.html id=...`` (youtube, vimeo,
         bilibili) is that platform's video and ``embed/video.html src=... title=...``
         the video file with its title as caption ("Writing a New Post: Video").
         Otherwise nothing."""
@@ -1373,7 +1376,7 @@ class _JekyllLiquid(Renderer):
             params.setdefault("provider", stem)
         src = next((v for v in params.values() if suffix_of(split_link(v)[0]) in IMAGE_SUFFIXES), "")
         if src:
-            return self._picture(src, params.get("alt") or params.get("caption") or "",
+            return self._picture(_helper_src(src), params.get("alt") or params.get("caption") or "",
                                  params.get("caption") or params.get("title") or "")
         embed = _VIDEO_EMBEDS.get(params.get("provider", "").lower())
         if embed and re.fullmatch(r"[\w-]+(?:\?[\w=&-]*)?", params.get("id", "")):
@@ -1385,7 +1388,7 @@ class _JekyllLiquid(Renderer):
         if stem == "feature_row":  # each block: its picture, then its title and excerpt (Markdown)
             pictures = [part for it in entries for part in self._feature_block(it) if part]
         else:
-            pictures = [self._picture(str(it["image_path"]), str(it.get("alt") or ""),
+            pictures = [self._picture(_helper_src(str(it["image_path"])), str(it.get("alt") or ""),
                                       str(it.get("title") or it.get("image_caption") or ""))
                         for it in entries if isinstance(it.get("image_path"), str) and it["image_path"].strip()]
         if not pictures:
@@ -1399,7 +1402,8 @@ class _JekyllLiquid(Renderer):
         theme's block heading, not a section of the page) and its ``excerpt``."""
         path = item.get("image_path")
         title = to_text(item.get("title")).strip()
-        return [self._picture(path, to_text(item.get("alt")), to_text(item.get("image_caption")))
+        caption = _MD_LINK_TEXT.sub(r"\1", to_text(item.get("image_caption"))).strip()
+        return [self._picture(_helper_src(path), to_text(item.get("alt")), caption)
                 if isinstance(path, str) and path.strip() else "",
                 f"**{title}**" if title else "", to_text(item.get("excerpt")).strip()]
 
@@ -1540,6 +1544,37 @@ def _chirpy_src(src: str, subpath: str) -> str:
     if "//" in src or ":" in src or not src:
         return src
     return re.sub(r"/{2,}", "/", f"/{subpath}/{src}")
+
+
+def is_minimal_mistakes(site: dict[str, Any], root: Path) -> bool:
+    """True when the site uses the Minimal Mistakes theme: ``theme``/``remote_theme`` names
+    it (``minimal-mistakes-jekyll``, ``mmistakes/minimal-mistakes@4.24.0``), or the site is
+    the theme itself (``minimal-mistakes-jekyll.gemspec`` at its root)."""
+    named = " ".join(str(site.get(key) or "") for key in ("theme", "remote_theme"))
+    return "minimal-mistakes" in named or (root / "minimal-mistakes-jekyll.gemspec").is_file()
+
+
+_MD_LINK_TEXT = re.compile(r"!?\[([^\]\n]*)\]\([^()\n]*\)")
+
+
+def minimal_mistakes_header(body: str, meta: dict[str, Any]) -> str:
+    """``body`` with the page's header picture above it, as Minimal Mistakes' layouts draw it
+    ("Layouts: Headers"): front matter ``header.overlay_image`` (the title drawn over it) or
+    else ``header.image``, its ``image_description`` (else the page title) as alt and
+    ``caption`` (Markdown: its link text kept) as caption; a header picture (hero). A
+    ``teaser`` shows only in listings, not on the page."""
+    header = meta.get("header")
+    if not isinstance(header, dict):
+        return body
+    path = next((v.strip() for key in ("overlay_image", "image")
+                 if isinstance(v := header.get(key), str) and v.strip()), "")
+    if not path:
+        return body
+    alt = re.sub(r"\s+", " ", to_text(header.get("image_description") or meta.get("title"))).strip()
+    caption = _MD_LINK_TEXT.sub(r"\1", to_text(header.get("caption"))).replace("**", "").strip()
+    figcaption = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
+    return (f'<figure><img src="{html.escape(path, quote=True)}" alt="{html.escape(alt, quote=True)}" '
+            f'{FLAGS_ATTR}="{HERO}">{figcaption}</figure>\n\n') + body
 
 
 def chirpy_media(body: str, meta: dict[str, Any], *, post: bool) -> str:
@@ -1785,6 +1820,14 @@ def _line_before(out: list[str]) -> str:
 
 #: a list item's marker at the start of a line (its content starts after it)
 _LIST_LEAD = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+")
+
+
+def _helper_src(path: str) -> str:
+    """A theme helper's ``image_path`` as the helper writes it: through ``relative_url``
+    unless it holds ``://`` (Minimal Mistakes' ``figure``, ``gallery``, ``feature_row``), so
+    ``assets/images/x.jpg`` is the site's ``/assets/images/x.jpg``, not a file beside the page."""
+    path = path.strip()
+    return path if not path or "://" in path or path.startswith(("/", "#", "data:")) else "/" + path
 
 
 def _label_block(label: str, out: list[str]) -> str:
