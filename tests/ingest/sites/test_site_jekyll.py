@@ -844,3 +844,17 @@ def test_theme_helper_image_paths_are_the_sites(tmp_path: Path, write: Callable[
     out = site.preprocess((tmp_path / "_pages/splash.md").read_text(), page_rel="_pages/splash.md")
     assert '![](</assets/images/a.png> "By Me")' in out and "![A](</assets/images/a.png>)" in out
     assert site.resolve_asset("/assets/images/a.png", page_rel="_pages/splash.md").rel_path == "assets/images/a.png"
+
+
+def test_minimal_mistakes_overlay_header_shows_the_excerpt(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A Minimal Mistakes overlay header draws the front matter ``excerpt`` under the title
+    (its splash page's lead paragraph was lost); ``show_overlay_excerpt: false`` hides it,
+    and a plain ``header.image`` page shows no excerpt."""
+    write(tmp_path, "_config.yml", "title: T\ntheme: minimal-mistakes-jekyll\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    page = "---\ntitle: S\nexcerpt: \"Sync **everything**.\"\nheader:\n  overlay_color: \"#000\"\n{extra}---\nBody.\n"
+    assert "Sync **everything**.\n\nBody." in site.preprocess(page.format(extra=""), page_rel="s.md")
+    hidden = site.preprocess(page.format(extra="  show_overlay_excerpt: false\n"), page_rel="s.md")
+    assert "Sync" not in hidden.split("---")[-1]
+    plain = page.replace("overlay_color: \"#000\"", "image: /a.png").format(extra="")
+    assert "Sync" not in site.preprocess(plain, page_rel="s.md").split("---")[-1]

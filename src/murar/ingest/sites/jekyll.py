@@ -1561,11 +1561,17 @@ def minimal_mistakes_header(body: str, meta: dict[str, Any]) -> str:
     """``body`` with the page's header picture above it, as Minimal Mistakes' layouts draw it
     ("Layouts: Headers"): front matter ``header.overlay_image`` (the title drawn over it) or
     else ``header.image``, its ``image_description`` (else the page title) as alt and
-    ``caption`` (Markdown: its link text kept) as caption; a header picture (hero). A
-    ``teaser`` shows only in listings, not on the page."""
+    ``caption`` (Markdown: its link text kept) as caption; a header picture (hero). An
+    overlay header (``overlay_image`` or ``overlay_color``) shows the front matter ``excerpt``
+    under the title unless ``show_overlay_excerpt: false``: it leads the text. A ``teaser``
+    shows only in listings, not on the page."""
     header = meta.get("header")
     if not isinstance(header, dict):
         return body
+    overlay = any(isinstance(header.get(key), str) and header[key].strip() for key in ("overlay_image", "overlay_color"))
+    excerpt = meta.get("excerpt")
+    if overlay and isinstance(excerpt, str) and excerpt.strip() and header.get("show_overlay_excerpt") is not False:
+        body = excerpt.strip() + "\n\n" + body  # the overlay's lead: the front matter excerpt under the title
     path = next((v.strip() for key in ("overlay_image", "image")
                  if isinstance(v := header.get(key), str) and v.strip()), "")
     if not path:
