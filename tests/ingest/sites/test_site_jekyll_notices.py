@@ -113,6 +113,9 @@ def test_an_html_callout_box_is_labelled_and_its_modifier_class_names_the_kind()
     assert "  <p><strong>Tip:</strong> Cache the gems.</p>" in out
     assert "**Info:** Use `jekyll serve` while writing." in out
     assert "  <p>Plain.</p>" in out
+    # a box whose own first words are its kind is not labelled twice
+    own = jekyll.strip_kramdown('<div class="note">\n  <p><b>Note:</b> Back up first.</p>\n</div>\n')
+    assert own == '<div class="note">\n  <p><b>Note:</b> Back up first.</p>\n</div>\n'
 
 
 def test_an_attribute_list_shown_in_a_code_span_stays() -> None:

@@ -2035,6 +2035,9 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
                     lines[j] = lines[j][:cut] + callout_lead(label) + lines[j][cut:]
             elif label and i + 1 < len(lines) and (first := _HTML_FIRST_CHILD.match(lines[i + 1])):
                 # an HTML box (no Markdown in it): its title element, or its first paragraph, labelled
+                shown = re.sub(r"<[^<>]*>", "", lines[i + 1][first.end():]).lstrip(" *_").lower()
+                if shown.startswith(label.lower().rstrip(":")):
+                    continue  # its own words already name it (<p><b>Note:</b> ...)
                 if first.group("tag").lower() == "p":
                     mark = callout_lead(label, html_out=True)
                 else:
