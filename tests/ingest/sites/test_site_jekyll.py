@@ -771,3 +771,90 @@ def test_theme_figure_helper_on_an_html_page_is_an_img(tmp_path: Path, write: Ca
     out = site.preprocess('---\ntitle: P\n---\n<p>See:</p>\n{% include figure image_path="/assets/a.png" alt="The app" '
                           'caption="Main window" %}\n', page_rel="p.html", warnings=[])
     assert '<img src="/assets/a.png" alt="The app" title="Main window">' in out and "![" not in out
+
+
+def test_jemoji_shortcodes_are_pictures_not_words(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """The jemoji plugin (Jekyll's own docs list it in ``plugins``) draws ``:heart:`` as an
+    emoji picture: the shortcode was left in the text as the word ``:heart:``. A value emoji
+    keeps its character, code keeps its text, and a site without jemoji is left as written."""
+    body = "Almost there :heart:\n\n| Feature | Ok |\n|---|---|\n| Tabs | :white_check_mark: |\n\n" \
+           "Write `:tada:` to get one, at 10:30:00.\n"
+    write(tmp_path, "_config.yml", "title: T\nplugins:\n  - jekyll-feed\n  - jemoji\n")
+    out = jekyll.load(tmp_path, "_config.yml").preprocess(body, page_rel="index.md")
+    assert "Almost there\n" in out and ":heart:" not in out
+    assert "| Tabs | \u2705 |" in out and "`:tada:`" in out and "10:30:00" in out
+    write(tmp_path, "_config.yml", "title: T\nplugins:\n  - jekyll-feed\n")
+    assert ":heart:" in jekyll.load(tmp_path, "_config.yml").preprocess(body, page_rel="index.md")
+
+
+def test_theme_feature_row_keeps_each_blocks_title_and_excerpt(tmp_path: Path, write: Callable[..., Path],
+                                                               png: bytes) -> None:
+    """Minimal Mistakes "Helpers: Feature row" (a remote theme's include): a block is its
+    picture, its title and its Markdown excerpt; only the pictures were kept, so a splash
+    page's feature blocks read as three bare images."""
+    write(tmp_path, "_config.yml", "title: T\nremote_theme: mmistakes/minimal-mistakes\n")
+    write(tmp_path, "assets/a.png", png)
+    write(tmp_path, "page.md", (
+        "---\ntitle: P\nfeature_row:\n  - image_path: /assets/a.png\n    alt: Sync\n    title: Offline sync\n"
+        "    excerpt: \"Edits made **offline** sync later.\"\n  - title: No picture\n    excerpt: Text only.\n"
+        "row2:\n  - image_path: /assets/a.png\n    image_caption: Shot\n    title: Second row\n---\n"
+        "{% include feature_row %}\n\n{% include feature_row id=\"row2\" type=\"left\" %}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess((tmp_path / "page.md").read_text(), page_rel="page.md")
+    assert "![Sync](</assets/a.png>)\n\n**Offline sync**\n\nEdits made **offline** sync later." in out
+    assert "**No picture**\n\nText only." in out
+    assert '![](</assets/a.png> "Shot")\n\n**Second row**' in out
+
+
+def test_minimal_mistakes_header_picture_is_on_the_page(tmp_path: Path, write: Callable[..., Path],
+                                                         png: bytes) -> None:
+    """Minimal Mistakes "Layouts: Headers": ``header.overlay_image`` (else ``header.image``) is
+    drawn above the page with its ``caption``; it was not read at all. A header picture
+    (hero), alt from ``image_description`` or the title; a teaser alone draws nothing, and
+    a site on another theme keeps its front matter to itself."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "_config.yml", 'title: T\nremote_theme: "mmistakes/minimal-mistakes@4.24.0"\n')
+    write(tmp_path, "assets/images/hero.png", png)
+    page = ("---\ntitle: Setup\nheader:\n  overlay_image: /assets/images/hero.png\n"
+            "  caption: \"Photo: [**Unsplash**](https://unsplash.com)\"\n  teaser: /assets/images/t.png\n---\n"
+            "# Setup\n\nText.\n")
+    write(tmp_path, "setup.md", page)
+    write(tmp_path, "teaser.md", "---\ntitle: X\nheader:\n  teaser: /assets/images/hero.png\n---\nText.\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    doc = converter_for("markdown")(tmp_path / "setup.md", site=site, assets_dir=tmp_path / "_assets")
+    images = [m for m in doc.media if m.kind == "image"]
+    assert [(m.alt, m.caption) for m in images] == [("Setup", "Photo: Unsplash")]
+    assert "hero" in (images[0].flags or [])
+    assert "<img" not in site.preprocess((tmp_path / "teaser.md").read_text(), page_rel="teaser.md")
+    write(tmp_path, "_config.yml", "title: T\n")
+    assert "<img" not in jekyll.load(tmp_path, "_config.yml").preprocess(page, page_rel="setup.md")
+
+
+def test_theme_helper_image_paths_are_the_sites(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """Minimal Mistakes' ``figure``/``gallery``/``feature_row`` pass ``image_path`` through
+    ``relative_url``: ``assets/images/a.png`` (no leading slash, its splash page) is the site's
+    file, not one beside the page (it was reported missing under ``_pages/``)."""
+    write(tmp_path, "_config.yml", "title: T\nremote_theme: mmistakes/minimal-mistakes\ninclude:\n  - _pages\n")
+    write(tmp_path, "assets/images/a.png", png)
+    write(tmp_path, "_pages/splash.md", (
+        "---\ntitle: S\nfeature_row:\n  - image_path: assets/images/a.png\n    image_caption: \"By [Me](https://x.org)\"\n"
+        "---\n{% include feature_row %}\n\n{% include figure image_path=\"assets/images/a.png\" alt=\"A\" %}\n"))
+    site = jekyll.load(tmp_path, "_config.yml")
+    out = site.preprocess((tmp_path / "_pages/splash.md").read_text(), page_rel="_pages/splash.md")
+    assert '![](</assets/images/a.png> "By Me")' in out and "![A](</assets/images/a.png>)" in out
+    assert site.resolve_asset("/assets/images/a.png", page_rel="_pages/splash.md").rel_path == "assets/images/a.png"
+
+
+def test_minimal_mistakes_overlay_header_shows_the_excerpt(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A Minimal Mistakes overlay header draws the front matter ``excerpt`` under the title
+    (its splash page's lead paragraph was lost); ``show_overlay_excerpt: false`` hides it,
+    and a plain ``header.image`` page shows no excerpt."""
+    write(tmp_path, "_config.yml", "title: T\ntheme: minimal-mistakes-jekyll\n")
+    site = jekyll.load(tmp_path, "_config.yml")
+    page = "---\ntitle: S\nexcerpt: \"Sync **everything**.\"\nheader:\n  overlay_color: \"#000\"\n{extra}---\nBody.\n"
+    assert "Sync **everything**.\n\nBody." in site.preprocess(page.format(extra=""), page_rel="s.md")
+    hidden = site.preprocess(page.format(extra="  show_overlay_excerpt: false\n"), page_rel="s.md")
+    assert "Sync" not in hidden.split("---")[-1]
+    plain = page.replace("overlay_color: \"#000\"", "image: /a.png").format(extra="")
+    assert "Sync" not in site.preprocess(plain, page_rel="s.md").split("---")[-1]

@@ -1438,6 +1438,12 @@ def _emoji(lines: list[str]) -> list[str]:
     return out
 
 
+def emoji_shortcodes(text: str) -> str:
+    """``text`` with its emoji shortcodes read as :func:`_emoji` reads them (a generator's emoji
+    plugin draws them as pictures: Jekyll's jemoji as pymdownx.emoji does)."""
+    return text if text.count(":") < 2 else "\n".join(_emoji(text.split("\n")))
+
+
 def _outside_code(lines: list[str], rewrite: Callable[[str], str], needle: str) -> list[str]:
     """``rewrite`` applied to the parts of each line that contain ``needle`` and are
     neither in a fenced code block nor in a code span."""

@@ -49,13 +49,16 @@ Rules from the Jekyll documentation (jekyllrb.com: "Configuration",
   the whole quote at its first line (:func:`label_callouts`); a ``<br>`` line opening a
   block starts a paragraph, as in kramdown, not a CommonMark HTML block that would keep the
   Markdown after it raw.
-- Theme rules where a theme documents them: Minimal Mistakes' helper includes and
-  notices, Chirpy's prompts and media (:func:`chirpy_media`: ``media_subpath``,
-  image captions, a post's preview image), just-the-docs' children list under a
+- Theme rules where a theme documents them: Minimal Mistakes' helper includes,
+  notices and header picture (:func:`minimal_mistakes_header`), Chirpy's prompts and
+  media (:func:`chirpy_media`: ``media_subpath``, image captions, a post's preview image), just-the-docs' children list under a
   ``has_children`` page (:meth:`JekyllSite._children_listing`); Bootstrap tabs (``nav-tabs``
   strip, ``tab-content``/``tab-pane`` divs: documentation-theme-jekyll's "Navtabs", Docker's docs)
   are tab sets, also when their panes hold code blocks or the set sits in a list step
   (:func:`bootstrap_tabs`).
+- The jemoji plugin (in ``plugins``) draws ``:tada:`` shortcodes of a Markdown page as emoji
+  pictures: they go from the text but for the few that state a value (a check mark, a
+  cross), as with pymdownx.emoji (:func:`murar.ingest.markup.pymdown.emoji_shortcodes`).
 """
 
 from __future__ import annotations
@@ -77,6 +80,7 @@ from murar.ingest.frontmatter import MAX_DEPTH, FrontMatterError, load_yaml_safe
 from murar.ingest.htmltext import BLANK_PRE_LINE, pre_depth
 from murar.ingest.markup.builder import read_include
 from murar.ingest.markup.mdtext import admonition_label, callout_lead, label_lines
+from murar.ingest.markup.pymdown import emoji_shortcodes
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.media_flags import FLAGS_ATTR, HERO
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
@@ -512,6 +516,49 @@ _TOC_LIST = re.compile(r"^[ \t]*(?:[*+-]|\d+[.)])[ \t]+[^\n]*\n[ \t]*\{:\s*toc\s
 _ABBREVIATION = re.compile(r"^[ \t]{0,3}\*\[[^\]\n]+\]:[^\n]*$\n?", re.MULTILINE)
 _QUOTED_IAL_LINE = re.compile(r"^(?P<lead>[ \t]*>[ \t>]*)\{:(?![:/])[^}\n]*\}[ \t]*$", re.MULTILINE)
 _IAL_SPAN = re.compile(r"(?<=[)\]*_`>])\{:(?![:/])[^}\n]*\}")
+_BACKTICKS = re.compile(r"`+|\n")
+
+
+def _code_spans(text: str) -> list[tuple[int, int]]:
+    """The code spans of ``text`` as ``(start, end)`` offsets: a run of backticks up to the
+    next run of the same length on its line (CommonMark "Code spans"); one pass (a run
+    without its match opens nothing)."""
+    spans: list[tuple[int, int]] = []
+    line: list[re.Match[str]] = []
+    for m in [*_BACKTICKS.finditer(text), None]:
+        if m is not None and m.group(0) != "\n":
+            line.append(m)
+            continue
+        nxt: dict[int, int] = {}
+        after = [-1] * len(line)  # index of the next run of the same length
+        for k in range(len(line) - 1, -1, -1):
+            after[k] = nxt.get(len(line[k].group(0)), -1)
+            nxt[len(line[k].group(0))] = k
+        k = 0
+        while k < len(line):
+            if after[k] < 0:
+                k += 1
+                continue
+            spans.append((line[k].start(), line[after[k]].end()))
+            k = after[k] + 1
+        line = []
+    return spans
+
+
+def _strip_span_attributes(text: str) -> str:
+    """``text`` without kramdown span IALs (``![x](a.png){: .align-left}``, ``**b**{:.c}``),
+    those shown in a code span kept as written: `` `{: .notice}` `` is the attribute list
+    shown, not one applied (Minimal Mistakes' "Utility Classes")."""
+    if "{:" not in text:
+        return text
+    spans = _code_spans(text) if "`" in text else []
+    starts = [a for a, _ in spans]
+
+    def drop(m: re.Match[str]) -> str:
+        k = bisect.bisect_right(starts, m.start()) - 1
+        return m.group(0) if k >= 0 and m.start() < spans[k][1] else ""
+
+    return _IAL_SPAN.sub(drop, text)
 # ([^{}], not [^}]: "{::a" 20,000 times made each marker scan to the end of the text)
 _KRAMDOWN_EXT = re.compile(r"\{::(\w+)[^{}]*?/\}|\{::(\w+)[^{}]*\}|\{:/(\w+)?\}")
 _KRAMDOWN_COMMENT = re.compile(r"\{::comment\}.*?\{:/(?:comment)?\}", re.DOTALL)  # ends at {:/comment} or {:/}
@@ -613,6 +660,9 @@ class JekyllSite:
         # kramdown reads definition lists ('Term' then ': definition'); CommonMark converters do not
         self.markdown_plugins: tuple[str, ...] = ("deflist",) if self._kramdown else ()
         self._chirpy = is_chirpy(self._site_object, self._root)
+        self._minimal_mistakes = is_minimal_mistakes(self._site_object, self._root)
+        # jemoji (GitHub Pages' emoji plugin, in `plugins`) draws :tada: shortcodes as emoji pictures
+        self._jemoji = isinstance(plugins, list) and "jemoji" in plugins
         self._url_folders: dict[str, str | None] = {}
         self._nav_pages: dict[tuple[str | None, str], list[tuple[str, dict[str, Any]]]] | None = None
         self._children_nav: bool | None = None
@@ -921,6 +971,8 @@ class JekyllSite:
                  if isinstance(v := meta.get(var), str) and v.strip()]
         if leads:  # the layout writes them above the page's content (<div class="summary">{{ page.summary }})
             body = "\n\n".join(leads) + "\n\n" + body.lstrip("\n")
+        if self._minimal_mistakes:
+            body = minimal_mistakes_header(body, meta)
         if self._chirpy:
             collection = self._collection_of(page_rel)
             body = chirpy_media(body, meta, post=collection is not None and collection.name == "posts")
@@ -930,6 +982,8 @@ class JekyllSite:
             body = body if html_page else bootstrap_tabs(body)
         if html_page:
             return head + body
+        if self._jemoji:
+            body = emoji_shortcodes(body)
         return head + strip_kramdown(body, self._callouts, parse_block_html=self._parse_block_html,
                                      html_blocks=self._kramdown)
 
@@ -1307,7 +1361,8 @@ class _JekyllLiquid(Renderer):
         google-drive, bilibili); a front matter list named by the ``id`` parameter
         or by the include's name whose entries have an ``image_path`` keeps those
         pictures (``gallery``, ``feature_row``), with the ``caption`` parameter
-        after them. Chirpy's ``embed/<platform>.html id=...`` (youtube, vimeo,
+        after them; a ``feature_row`` block's title and excerpt follow its picture
+        (:meth:`_feature_block`). An image path is the site's (:func:`_helper_src`). Chirpy's ``embed/<platform>.html id=...`` (youtube, vimeo,
         bilibili) is that platform's video and ``embed/video.html src=... title=...``
         the video file with its title as caption ("Writing a New Post: Video").
         Otherwise nothing."""
@@ -1321,7 +1376,7 @@ class _JekyllLiquid(Renderer):
             params.setdefault("provider", stem)
         src = next((v for v in params.values() if suffix_of(split_link(v)[0]) in IMAGE_SUFFIXES), "")
         if src:
-            return self._picture(src, params.get("alt") or params.get("caption") or "",
+            return self._picture(_helper_src(src), params.get("alt") or params.get("caption") or "",
                                  params.get("caption") or params.get("title") or "")
         embed = _VIDEO_EMBEDS.get(params.get("provider", "").lower())
         if embed and re.fullmatch(r"[\w-]+(?:\?[\w=&-]*)?", params.get("id", "")):
@@ -1329,14 +1384,28 @@ class _JekyllLiquid(Renderer):
         page = ctx.globals.get("page")
         items = page.get(params.get("id") or posixpath.splitext(posixpath.basename(target))[0]) \
             if isinstance(page, dict) else None
-        pictures = [self._picture(str(it["image_path"]), str(it.get("alt") or ""),
-                                  str(it.get("title") or it.get("image_caption") or ""))
-                    for it in (items if isinstance(items, list) else [])
-                    if isinstance(it, dict) and isinstance(it.get("image_path"), str) and it["image_path"].strip()]
+        entries = [it for it in (items if isinstance(items, list) else []) if isinstance(it, dict)]
+        if stem == "feature_row":  # each block: its picture, then its title and excerpt (Markdown)
+            pictures = [part for it in entries for part in self._feature_block(it) if part]
+        else:
+            pictures = [self._picture(_helper_src(str(it["image_path"])), str(it.get("alt") or ""),
+                                      str(it.get("title") or it.get("image_caption") or ""))
+                        for it in entries if isinstance(it.get("image_path"), str) and it["image_path"].strip()]
         if not pictures:
             return ""
         caption = re.sub(r"<[^>]+>", "", params.get("caption", "")).strip()
         return "\n\n" + "\n\n".join(pictures + ([caption] if caption else [])) + "\n\n"
+
+    def _feature_block(self, item: dict[str, Any]) -> list[str]:
+        """A Minimal Mistakes ``feature_row`` block ("Helpers: Feature row"): its
+        ``image_path`` picture (``alt``, ``image_caption``), its ``title`` (bold: the
+        theme's block heading, not a section of the page) and its ``excerpt``."""
+        path = item.get("image_path")
+        title = to_text(item.get("title")).strip()
+        caption = _MD_LINK_TEXT.sub(r"\1", to_text(item.get("image_caption"))).strip()
+        return [self._picture(_helper_src(path), to_text(item.get("alt")), caption)
+                if isinstance(path, str) and path.strip() else "",
+                f"**{title}**" if title else "", to_text(item.get("excerpt")).strip()]
 
     def _params(self, params_text: str, ctx: Context) -> dict[str, Any]:
         """An include's parameters (Jekyll "Includes": ``name="value"``, ``name='value'``
@@ -1475,6 +1544,43 @@ def _chirpy_src(src: str, subpath: str) -> str:
     if "//" in src or ":" in src or not src:
         return src
     return re.sub(r"/{2,}", "/", f"/{subpath}/{src}")
+
+
+def is_minimal_mistakes(site: dict[str, Any], root: Path) -> bool:
+    """True when the site uses the Minimal Mistakes theme: ``theme``/``remote_theme`` names
+    it (``minimal-mistakes-jekyll``, ``mmistakes/minimal-mistakes@4.24.0``), or the site is
+    the theme itself (``minimal-mistakes-jekyll.gemspec`` at its root)."""
+    named = " ".join(str(site.get(key) or "") for key in ("theme", "remote_theme"))
+    return "minimal-mistakes" in named or (root / "minimal-mistakes-jekyll.gemspec").is_file()
+
+
+_MD_LINK_TEXT = re.compile(r"!?\[([^\]\n]*)\]\([^()\n]*\)")
+
+
+def minimal_mistakes_header(body: str, meta: dict[str, Any]) -> str:
+    """``body`` with the page's header picture above it, as Minimal Mistakes' layouts draw it
+    ("Layouts: Headers"): front matter ``header.overlay_image`` (the title drawn over it) or
+    else ``header.image``, its ``image_description`` (else the page title) as alt and
+    ``caption`` (Markdown: its link text kept) as caption; a header picture (hero). An
+    overlay header (``overlay_image`` or ``overlay_color``) shows the front matter ``excerpt``
+    under the title unless ``show_overlay_excerpt: false``: it leads the text. A ``teaser``
+    shows only in listings, not on the page."""
+    header = meta.get("header")
+    if not isinstance(header, dict):
+        return body
+    overlay = any(isinstance(header.get(key), str) and header[key].strip() for key in ("overlay_image", "overlay_color"))
+    excerpt = meta.get("excerpt")
+    if overlay and isinstance(excerpt, str) and excerpt.strip() and header.get("show_overlay_excerpt") is not False:
+        body = excerpt.strip() + "\n\n" + body  # the overlay's lead: the front matter excerpt under the title
+    path = next((v.strip() for key in ("overlay_image", "image")
+                 if isinstance(v := header.get(key), str) and v.strip()), "")
+    if not path:
+        return body
+    alt = re.sub(r"\s+", " ", to_text(header.get("image_description") or meta.get("title"))).strip()
+    caption = _MD_LINK_TEXT.sub(r"\1", to_text(header.get("caption"))).replace("**", "").strip()
+    figcaption = f"<figcaption>{html.escape(caption)}</figcaption>" if caption else ""
+    return (f'<figure><img src="{html.escape(path, quote=True)}" alt="{html.escape(alt, quote=True)}" '
+            f'{FLAGS_ATTR}="{HERO}">{figcaption}</figure>\n\n') + body
 
 
 def chirpy_media(body: str, meta: dict[str, Any], *, post: bool) -> str:
@@ -1722,6 +1828,14 @@ def _line_before(out: list[str]) -> str:
 _LIST_LEAD = re.compile(r"^[ \t]*(?:[*+-]|\d{1,9}[.)])[ \t]+")
 
 
+def _helper_src(path: str) -> str:
+    """A theme helper's ``image_path`` as the helper writes it: through ``relative_url``
+    unless it holds ``://`` (Minimal Mistakes' ``figure``, ``gallery``, ``feature_row``), so
+    ``assets/images/x.jpg`` is the site's ``/assets/images/x.jpg``, not a file beside the page."""
+    path = path.strip()
+    return path if not path or "://" in path or path.startswith(("/", "#", "data:")) else "/" + path
+
+
 def _label_block(label: str, out: list[str]) -> str:
     """A plugin block's label as a paragraph of its own, written where the tag stands: at the
     indentation of its line, so that a callout inside a list step stays in that step (a step's
@@ -1800,6 +1914,13 @@ def _callout_label(name: str, titles: dict[str, str]) -> str:
     return titles[name] if name in titles else NOTICE_CALLOUTS.get(name, "")
 
 
+def _classes_label(classes: list[str], titles: dict[str, str]) -> str:
+    """The label of a block given ``classes``: of the last one that names a callout, the
+    modifier after a base class (``note warning``, ``{: .note .info}``: Jekyll's docs style a
+    ``note`` box as a warning or an info box by the class after it)."""
+    return next((x for c in reversed(classes) if (x := _callout_label(c, titles))), "")
+
+
 def callout_titles(variables: dict[str, str]) -> dict[str, str]:
     """Callout class -> label, from ``_config.yml`` ``callouts`` (just-the-docs
     "Callouts": the names are not predefined, each configured one has a ``color``
@@ -1839,6 +1960,35 @@ def _is_title_line(line: str, label: str) -> bool:
     return words.lower() == label.lower().rstrip(":")
 
 
+_ATX_HEADING = re.compile(r"^(?P<lead>[ \t>]*)#{1,6}[ \t]+(?P<title>.*?)(?:[ \t]+#+)?[ \t]*$")
+#: the first child of an HTML callout box, opened at the start of the line after the box's tag
+_HTML_FIRST_CHILD = re.compile(r"^[ \t>]*<(?P<tag>h[1-6]|p)(?:\s[^<>]*)?>", re.IGNORECASE)
+_EMPTY_OPEN = re.compile(r"^[ \t>]*<(?P<tag>[A-Za-z][\w-]*)>[ \t]*$")
+
+
+def _callout_div_content(lines: list[str], i: int) -> int | None:
+    """The line of a callout HTML block's first Markdown content: the block opens alone on
+    line ``i`` and its content is set off by blank lines (:func:`open_markdown_blocks` writes
+    two); an empty element before it (``<div>`` then ``</div>``, shown as nothing) is passed
+    over. ``None`` when the line after the opening tag is not blank or no content follows."""
+    if i + 1 >= len(lines) or lines[i + 1].strip(" \t>"):
+        return None
+    j = i + 1
+    while j < len(lines):
+        while j < len(lines) and not lines[j].strip(" \t>"):
+            j += 1
+        empty = _EMPTY_OPEN.match(lines[j]) if j < len(lines) else None
+        if not empty:
+            break
+        k = j + 1
+        while k < len(lines) and not lines[k].strip(" \t>"):
+            k += 1
+        if k >= len(lines) or lines[k].lstrip(" \t>").rstrip().lower() != f"</{empty.group('tag').lower()}>":
+            break
+        j = k + 1
+    return j if j < len(lines) else None
+
+
 def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     """Label the block a kramdown callout IAL names with the callout's title
     (``**Note:** ...``), the just-the-docs convention (``titles``: class -> label,
@@ -1854,8 +2004,14 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
     title. Minimal Mistakes' notice classes (:data:`NOTICE_CALLOUTS`) are labelled
     by their kind unless configured otherwise. An HTML block alone on its line
     whose class is a callout (``<div class="notice--info" markdown="1">``), its
-    Markdown content after a blank line, has that content's first line labelled.
-    Code fences are left alone."""
+    Markdown content after a blank line, has that content's first line labelled; a heading
+    opening that content is the box's title (Jekyll's own docs: ``<div class="note info"
+    markdown="1">`` then ``##### Problems installing Jekyll?``), read as the bold label
+    ``Note: Problems installing Jekyll?``, not a heading that made the box, and the page after
+    it up to the next heading, a section of its own. A box of HTML alone (``<div class="note
+    warning">`` then ``<h5>Title</h5>`` or ``<p>``: Jekyll's docs) has its title element, or its
+    first paragraph, labelled. Of several callout classes the last names the kind
+    (:func:`_classes_label`: ``{: .note .warning}`` is a warning). Code fences are left alone."""
     titles = DEFAULT_CALLOUTS if titles is None else titles
     lines = text.split("\n")
     in_fence = False
@@ -1864,16 +2020,29 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
             in_fence = not in_fence
             continue
         m = None if in_fence else _CALLOUT_IAL.match(line)
-        label = _callout_label(m.group("name"), titles) if m else ""
+        label = _classes_label(re.findall(r"\.([\w-]+)", line), titles) if m else ""
         if not label and not in_fence:
             div = _CALLOUT_DIV.match(line)
-            label = next((x for c in div.group("cls").split() if (x := _callout_label(c, titles))), "") if div else ""
-            if label and i + 2 < len(lines) and not lines[i + 1].strip(" \t>") and lines[i + 2].strip(" \t>") \
-                    and not _FENCE.match(lines[i + 2]) and not lines[i + 2].lstrip(" \t>").startswith("<"):
-                lead = re.match(r"[ \t>]*", lines[i + 2])
+            label = _classes_label(div.group("cls").split(), titles) if div else ""
+            j = _callout_div_content(lines, i) if label else None
+            heading = _ATX_HEADING.match(lines[j]) if j is not None else None
+            if j is not None and heading:  # the box's title (Jekyll's docs: ``##### Problems installing?``)
+                lines[j] = heading.group("lead") + f"**{admonition_label(label, heading.group('title'))}**"
+            elif j is not None and not _FENCE.match(lines[j]) and not lines[j].lstrip(" \t>").startswith("<"):
+                lead = re.match(r"[ \t>]*", lines[j])
                 cut = lead.end() if lead else 0
-                if not lines[i + 2][cut:].startswith(callout_lead(label).rstrip()):
-                    lines[i + 2] = lines[i + 2][:cut] + callout_lead(label) + lines[i + 2][cut:]
+                if not lines[j][cut:].startswith(callout_lead(label).rstrip()):
+                    lines[j] = lines[j][:cut] + callout_lead(label) + lines[j][cut:]
+            elif label and i + 1 < len(lines) and (first := _HTML_FIRST_CHILD.match(lines[i + 1])):
+                # an HTML box (no Markdown in it): its title element, or its first paragraph, labelled
+                shown = re.sub(r"<[^<>]*>", "", lines[i + 1][first.end():]).lstrip(" *_").lower()
+                if shown.startswith(label.lower().rstrip(":")):
+                    continue  # its own words already name it (<p><b>Note:</b> ...)
+                if first.group("tag").lower() == "p":
+                    mark = callout_lead(label, html_out=True)
+                else:
+                    mark = html.escape(admonition_label(label)) + " "
+                lines[i + 1] = lines[i + 1][:first.end()] + mark + lines[i + 1][first.end():]
             continue
         if not label:
             continue
@@ -2220,7 +2389,7 @@ def _strip_attribute_lists(text: str) -> str:
     text = _ABBREVIATION.sub("", text)
     text = _IAL_LINE.sub("", text)
     text = _QUOTED_IAL_LINE.sub(lambda m: m.group("lead").rstrip(), text)
-    text = _IAL_SPAN.sub("", text)
+    text = _strip_span_attributes(text)
     return _KRAMDOWN_EXT.sub("", sub_closed(_KRAMDOWN_COMMENT, _KRAMDOWN_COMMENT_END, lambda _: "", text))
 
 
