@@ -36,14 +36,7 @@ shortcode with an image ``src`` become Markdown images with their caption
 :meth:`HugoSite.page_resources`; carousels and galleries of resource globs give
 one image per match); ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
-a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Relearn's
-``title`` is shown), a tab without content shows the file its ``include=`` names
-(Kubernetes: a leaf bundle's file matching ``**<include>*``, else a page beside the page;
-that file is then no page); Kubernetes' ``api-reference`` shows its ``text``, ``anchor``
-or the API kind of the reference page, ``feature-state``/``feature-gate-description`` the
-feature gate file's last stage/description (``feature-gate-list`` every gate of the stages it
-includes), an older page's ``{{% capture whatsnext %}}`` its heading, ``skew`` the version it computes from the
-``version`` param, and a ``layout: glossary`` bundle lists its entries; ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
+``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
@@ -208,10 +201,6 @@ _KIND_SHORTCODES = frozenset({"note", "tip", "info", "warning", "caution", "impo
 # blank lines and indentation up to a line of paragraph text (not a list item, heading, quote, fence,
 # table row, HTML tag, shortcode or indented code)
 _BLANK_THEN_TEXT = re.compile(r"[ \t]*(?:\n[ \t]*)+(?=[^\s\-*+#>|<`~{\d])")
-#: Kubernetes' older content templates: the captured blocks ({{% capture whatsnext %}}) they draw under a
-#: heading (its i18n "<id>_heading" text, else this one)
-_CAPTURE_HEADINGS = {"prerequisites": "Before you begin", "objectives": "Objectives", "cleanup": "Cleaning up",
-                     "whatsnext": "What's next"}
 #: shortcodes that never wrap content (no closing tag is looked for)
 _NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | CODE_SAMPLE_SHORTCODES | frozenset(
     {"ref", "relref", "param", "icon", "nb"})
@@ -1069,8 +1058,6 @@ class HugoSite:
             ("deflist",) if config.settings.get("definition_lists", "true") == "true" else ())
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
-        self._feature_gates: dict[str, dict[str, str]] = {}
-        self._bundle_files: dict[str, list[str]] = {}  # leaf bundle index -> its files (tab include=)
         self._resources: dict[str, list[PageResource]] = {}
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
         # project content views (layouts/<type>/content.html) -> the lead parameter ("" none, None no file)
@@ -1119,8 +1106,7 @@ class HugoSite:
         """Files pulled in by include shortcodes anywhere in the content, and by the site's
         own shortcodes whose template writes a file a parameter names (:meth:`_template_include`:
         the YugabyteDB docs' ``{{% includeMarkdown "x.md" %}}`` reads ``x.md`` beside the
-        page), and by Kubernetes-style tabs' ``include=`` (:meth:`tab_include_target`);
-        lazily scanned once."""
+        page); lazily scanned once."""
         if self._included is None:
             found: set[str] = set()
             md = frozenset(k for k, v in PAGE_MARKUP.items() if v == "markdown")
@@ -1133,13 +1119,6 @@ class HugoSite:
                     for m in _SHORTCODE.finditer(text):
                         name = m.group("name").lower()
                         if m.group("close"):
-                            continue
-                        if name in _TAB_ITEMS and "include" in m.group("args"):
-                            # Kubernetes' tabs: a tab's include= file is shown in the page (tabs.html)
-                            got = self.tab_include_target(
-                                parse_args(m.group("name"), m.group("args")).params.get("include", ""), page_rel=rel)
-                            if got:
-                                found.add(got)
                             continue
                         if name not in INCLUDE_SHORTCODES:
                             reads = self._template_include(name, parse_args(m.group("name"), m.group("args")),
@@ -1408,137 +1387,6 @@ class HugoSite:
             if content is not None and term_id.lower() in self._glossary[content]:
                 return self._glossary[content][term_id.lower()]
         return None
-
-    def feature_gate(self, gate: str, *, page_rel: str = "") -> tuple[str, dict[str, Any]] | None:
-        """The feature gate description file Kubernetes' ``feature-state feature_gate_name=``
-        and ``feature-gate-description name=`` read: the page titled ``gate`` in the
-        ``docs/reference/command-line-tools-reference/feature-gates/`` bundle (its first
-        :data:`_MAX_RESOURCES` pages, read once), in the page's content folder, then the
-        others; ``(rel, front matter)``, or ``None``."""
-        gate = gate.strip()
-        if not gate:
-            return None
-        for titles in self._feature_gate_bundles(page_rel):
-            found = titles.get(gate)
-            if found is not None:
-                return found, self._front_matter(found)
-        return None
-
-    def _feature_gate_bundles(self, page_rel: str) -> list[dict[str, str]]:
-        """The pages of each content folder's feature-gates bundle by title (the page's own
-        content folder first; the bundle's index and untitled pages left out), read once."""
-        own = self._content_dir_of(page_rel)
-        out: list[dict[str, str]] = []
-        for content in ([own] if own else []) + [c for c in self._config.content_dirs if c != own]:
-            folder = safe_join(content, "docs/reference/command-line-tools-reference/feature-gates")
-            if not folder:
-                continue
-            if folder not in self._feature_gates:
-                titles: dict[str, str] = {}
-                for rel in os_walk_files(self._root, folder, (".md",))[:_MAX_RESOURCES]:
-                    if posixpath.splitext(posixpath.basename(rel))[0] in ("index", "_index"):
-                        continue
-                    title = str(self._front_matter(rel).get("title", "")).strip()
-                    if title:
-                        titles.setdefault(title, rel)
-                self._feature_gates[folder] = titles
-            if self._feature_gates[folder]:
-                out.append(self._feature_gates[folder])
-        return out
-
-    def _feature_gate_list(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
-                           stack: tuple[str, ...], budget: PageCharBudget) -> str:
-        """Kubernetes' ``feature-gate-list include="alpha,beta,ga,deprecated"`` (feature-gate-list.html):
-        each gate of the feature-gates bundle, by title, that has a stage ``include`` names
-        (``ga`` for ``stable``) and is not ``removed`` (with ``show-removed``: the removed ones), as
-        ``Name``: its description."""
-        bundles = self._feature_gate_bundles(page_rel)
-        if not bundles:
-            return ""
-        wanted = sc.params.get("include", "")
-        removed_wanted = bool(sc.params.get("show-removed", "").strip())
-        h = self._html_page(page_rel)
-        blocks: list[str] = []
-        for title, rel in sorted(bundles[0].items(), key=lambda e: (e[0].casefold(), e[0])):
-            meta = self._front_matter(rel)
-            stages = [x for x in meta.get("stages") or [] if isinstance(x, dict)] \
-                if isinstance(meta.get("stages"), list) else []
-            shown = any(str(x.get("stage", "")).strip() in wanted or
-                        (str(x.get("stage", "")).strip() == "stable" and "ga" in wanted) for x in stages)
-            removed = meta.get("removed") is True
-            if not stages or not ((removed and removed_wanted) or (shown and not removed)):
-                continue
-            text = self._include(Shortcode(name="include", args=["/" + rel]), page_rel=page_rel, warnings=warnings,
-                                 depth=depth, stack=stack, budget=budget).strip()
-            if text:
-                blocks.append(_code_span(title, html_out=h) + ": " + text)
-            if budget.spent:
-                break
-        return "\n\n" + "\n\n".join(blocks) + "\n\n" if blocks else ""
-
-    def _kubernetes_skew(self, sc: Shortcode, *, page_rel: str) -> str:
-        """Kubernetes' ``skew`` shortcode (skew.html): a version computed from the ``version``
-        param (else ``latest``), ``v`` stripped: ``currentVersion``/``latestVersion`` is it,
-        ``nextMinorVersion``/``prevMinorVersion``/``oldestMinorVersion`` its minor +1/-1/-2,
-        ``currentVersionAddMinor``/``latestVersionAddMinor N [sep]`` its minor + N joined by
-        ``sep`` (default "."), ``currentPatchVersion`` the ``fullversion`` param; ``""`` for
-        another argument or a version that is not major.minor."""
-        what = sc.get(pos=0).strip()
-        if what == "currentPatchVersion":
-            return self.param("fullversion", page_rel=page_rel).strip().lstrip("vV")
-        version = (self.param("version", page_rel=page_rel) or self.param("latest", page_rel=page_rel)).strip()
-        m = re.fullmatch(r"[vV]?(\d{1,4})\.(\d{1,4})(?:\.\d+)?", version)
-        if m is None:
-            return ""
-        major, minor = m.group(1), int(m.group(2))
-        shift = {"currentVersion": 0, "latestVersion": 0, "nextMinorVersion": 1, "prevMinorVersion": -1,
-                 "oldestMinorVersion": -2}.get(what)
-        sep = "."
-        if what in ("currentVersionAddMinor", "latestVersionAddMinor"):
-            try:
-                shift = int(sc.get(pos=1).strip())
-            except ValueError:
-                return ""
-            if abs(shift) > 1000:
-                return ""
-            sep = sc.get(pos=2) or "."
-        return "" if shift is None else f"{major}{sep}{minor + shift}"
-
-    def _feature_gate_state(self, meta: dict[str, Any], *, html_out: bool) -> str:
-        """The feature-state notice of a feature gate file's last ``stages`` entry:
-        ``FEATURE STATE: `Kubernetes v1.30 [beta]` (enabled by default: true)``."""
-        stages = [s for s in meta.get("stages") or [] if isinstance(s, dict)] \
-            if isinstance(meta.get("stages"), list) else []
-        if not stages:
-            return ""
-        last = stages[-1]
-        label = self.translate("feature_state") or "FEATURE STATE:"
-        shown = f"Kubernetes v{str(last.get('fromVersion', '')).strip()} [{str(last.get('stage', '')).strip()}]"
-        default = str(last.get("defaultValue", "")).strip().lower()
-        enabled = self.translate("feature_gate_enabled")
-        enabled = re.sub(r"\{\{-?\s*\.enabled\s*-?\}\}", default, enabled) if enabled and "{{" in enabled \
-            else f"(enabled by default: {default})"
-        return f"{label} " + _code_span(shown, html_out=html_out) + (f" {enabled}" if default else "")
-
-    def api_reference_kind(self, page: str, *, page_rel: str = "") -> str:
-        """The API kind Kubernetes' ``api-reference`` shortcode shows for ``page``: front
-        matter ``api_metadata.kind`` (else ``title``) of ``docs/reference/kubernetes-api/<page>``
-        in the page's content folder, then in the others; ``""`` when there is none."""
-        page = page.strip().strip("/")
-        if not page:
-            return ""
-        own = self._content_dir_of(page_rel)
-        for content in ([own] if own else []) + [c for c in self._config.content_dirs if c != own]:
-            base = safe_join(content, "docs/reference/kubernetes-api", page)
-            found = first_existing(self._root, [base + ".md", base + "/index.md", base + "/_index.md"]) \
-                if base else None
-            if found is None:
-                continue
-            meta = self._front_matter(found)
-            api = meta.get("api_metadata")
-            kind = api.get("kind") if isinstance(api, dict) else None
-            return str(kind or meta.get("title") or "").strip()
-        return ""
 
     def glossary_term(self, term_id: str, *, page_rel: str = "") -> str:
         """The title of the glossary entry ``term_id`` (see :meth:`glossary_entry`),
@@ -2063,8 +1911,6 @@ class HugoSite:
             # `.Params.description | markdownify`); its home page (home.html) shows only the content
             body = " ".join(lead.split()) + "\n\n" + body
         body = self.rewrite_shortcodes(body, page_rel=page_rel, warnings=sink)
-        if markup == "markdown" and str(meta.get("layout", "")).strip().lower() == "glossary":
-            body = body.rstrip() + self._glossary_listing(page_rel, warnings=sink)
         if self._docsy and markup == "markdown" and kind:
             listing = self._docsy_section_index(page_rel, meta)
             body = body.rstrip() + listing if listing else body
@@ -2103,44 +1949,6 @@ class HugoSite:
             if param is not None:
                 return param or None
         return "description"
-
-    def _glossary_listing(self, page_rel: str, *, warnings: list[str]) -> str:
-        """What Kubernetes' glossary layout (``layout: glossary``, layouts/docs/glossary.html)
-        draws under a leaf bundle's content: each content page of the bundle, by title, as
-        its title in bold, its ``aka`` names ("Also known as") and its text (shortcodes
-        rewritten; all of them together within one page's include budget). ``""`` for a
-        page that is no leaf bundle or has no entries."""
-        stem = posixpath.splitext(posixpath.basename(page_rel))[0]
-        if self.split_language(stem)[0] != "index":
-            return ""
-        folder = posixpath.dirname(page_rel)
-        entries: list[tuple[str, str, dict[str, Any]]] = []
-        md = tuple(k for k, v in PAGE_MARKUP.items() if v == "markdown")
-        for rel in os_walk_files(self._root, folder, md)[:_MAX_RESOURCES]:
-            if rel == page_rel or self.classify(rel).role is not FileRole.INCLUDE:
-                continue
-            meta = self._front_matter(rel)
-            title = " ".join(str(meta.get("title") or "").split())
-            if title:
-                entries.append((title, rel, meta))
-        if not entries:
-            return ""
-        budget = PageCharBudget(_MAX_INCLUDED_CHARS, "{what} and the later glossary entries left out: over {items} "
-                                "entries or {limit} characters", items=_MAX_RESOURCES)
-        aka_label = self.translate("layouts_docs_glossary_aka") or "Also known as"
-        blocks: list[str] = []
-        for title, rel, meta in sorted(entries, key=lambda e: (e[0].casefold(), e[0], e[1])):  # (a collation)
-            text = self._include(Shortcode(name="include", args=["/" + rel]), page_rel=page_rel, warnings=warnings,
-                                 depth=0, stack=(page_rel,), budget=budget)
-            text = re.sub(r"^[ \t]*<!--\s*more\s*-->[ \t]*$", "", text, flags=re.MULTILINE).strip()
-            aka = meta.get("aka")
-            names = [str(a).strip() for a in aka if str(a).strip()] if isinstance(aka, list) else \
-                [str(aka).strip()] if isinstance(aka, str) and aka.strip() else []
-            blocks.append(f"**{title}**" + (f"\n{aka_label}: *{', '.join(names)}*" if names else "")
-                          + (f"\n\n{text}" if text else ""))
-            if budget.spent:
-                break
-        return "\n\n" + "\n\n".join(blocks) + "\n"
 
     def _docsy_section_index(self, page_rel: str, meta: dict[str, Any]) -> str:
         """The list of child pages Docsy draws under a docs section page's content
@@ -2394,10 +2202,6 @@ class HugoSite:
             # (Lotus Docs) as tabName
             label = sc.get("title", "name", "summary", "header", "heading", "tab", "tabname") or (
                 sc.get("title", pos=0) if name in ("tab", "expand", "details") else "")  # {{% expand "Title" %}}
-            if name in _TAB_SETS:
-                # a tab set's name= is the id of its box (Kubernetes' tabs.html: the anchor its tabs link
-                # to; Hugo Book's first argument), never drawn; Relearn's title= is written above the tabs
-                label = sc.get("title")
             if name in _TAB_ITEMS and not label and panes:
                 # a set that names its unnamed tabs in order: Hextra/Nextra {{< tabs items="A,B" >}}, Dapr
                 # {{< tabs "Python" ".NET" >}} with {{% codetab %}}s (its tabs.html ranges over .Params)
@@ -2444,12 +2248,6 @@ class HugoSite:
                 else:
                     out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
                                              warnings=warnings, depth=_depth, stack=_stack, budget=budget))
-            elif name in _TAB_ITEMS and panes and close is None and sc.params.get("include", "").strip():
-                # Kubernetes' tab include= (tabs.html): a tab without content shows that file
-                label = label or f"Tab {tabs_seen[-1]}"  # (tab.html: T "tab_default" with its ordinal)
-                out.append(f"\n\n{tab_start(_label_text(label))}\n\n" + _bold(_label_text(label), html_out=h))
-                out.append(self._tab_include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack,
-                                             budget=budget) + "\n\n")
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings, budget=budget,
                                              indent=_line_indent(body, m.start())))
@@ -2587,46 +2385,15 @@ class HugoSite:
                 # Kubernetes theme: {{% prerequisites-heading %}} is an <h2> with the i18n "<x>_heading" text
                 key = name[:-8]
                 out.append("## " + (self.translate(f"{key}_heading") or key.replace("-", " ").capitalize()))
-            elif name == "capture" and m.start() in closing and sc.get(pos=0) in _CAPTURE_HEADINGS:
-                # Kubernetes' content templates (content_template: templates/task ...) draw these captured
-                # blocks under an h2 (layouts/partials/templates/*.html); the others without a heading
-                key = sc.get(pos=0)
-                out.append(f"\n\n## {self.translate(f'{key}_heading') or _CAPTURE_HEADINGS[key]}\n\n")
-            elif name == "skew" and close is None and (skew := self._kubernetes_skew(sc, page_rel=page_rel)):
-                out.append(skew)
-            elif name == "feature-state" and sc.params.get("feature_gate_name") \
-                    and (gate := self.feature_gate(sc.params["feature_gate_name"], page_rel=page_rel)) is not None:
-                # Kubernetes' feature-state.html: the feature gate file's last stage (its version, stage and
-                # default) as the notice of that stage (feature_gate_name wins over for_k8s_version/state)
-                out.append(self._feature_gate_state(gate[1], html_out=h))
-            elif name == "feature-gate-list" and close is None and self._feature_gate_bundles(page_rel):
-                out.append(self._feature_gate_list(sc, page_rel=page_rel, warnings=warnings, depth=_depth,
-                                                   stack=_stack, budget=budget))
-            elif name == "feature-gate-description" and sc.params.get("name") \
-                    and (gate := self.feature_gate(sc.params["name"], page_rel=page_rel)) is not None:
-                # Kubernetes' feature-gate-description.html: "<code>Name</code>: <its description>"
-                text = self._include(Shortcode(name="include", args=["/" + gate[0]]), page_rel=page_rel,
-                                     warnings=warnings, depth=_depth, stack=_stack, budget=budget)
-                out.append(_code_span(sc.params["name"], html_out=h) + ": " + text.strip())
-            elif name == "feature-state" and not sc.params.get("feature_gate_name") and (
-                    sc.params.get("for_k8s_version") or (sc.params.get("state")
-                                                         and self.param("version", page_rel=page_rel))):
-                # Kubernetes' feature-state.html: for_k8s_version, else the page's (or site's) version param
+            elif name == "feature-state" and sc.params.get("for_k8s_version"):
                 label = self.translate("feature_state") or "FEATURE STATE:"
-                version = sc.params.get("for_k8s_version") or self.param("version", page_rel=page_rel)
-                state = sc.params.get("state", "")
+                version, state = sc.params["for_k8s_version"], sc.params.get("state", "")
                 shown = f"Kubernetes {version} [{state}]" if state else f"Kubernetes {version}"
                 out.append(f"{label} " + _code_span(shown, html_out=h))
             elif name == "glossary_tooltip":
                 # Kubernetes convention: the visible word is `text`, else the glossary term's title
                 out.append(sc.params.get("text") or self.glossary_term(sc.params.get("term_id", ""),
                                                                         page_rel=page_rel))
-            elif name == "api-reference" and close is None and (
-                    shown := sc.params.get("text") or sc.params.get("anchor")
-                    or self.api_reference_kind(sc.params.get("page", ""), page_rel=page_rel)):
-                # Kubernetes' api-reference.html: a link to docs/reference/kubernetes-api/<page> reading its
-                # text=, else its anchor=, else the kind that page documents
-                out.append(shown)
             elif name == "glossary_definition":
                 out.append(self._glossary_definition(sc, page_rel=page_rel, warnings=warnings, depth=_depth,
                                                      stack=_stack, budget=budget))
@@ -2721,13 +2488,6 @@ class HugoSite:
                         gap = _BLANK_THEN_TEXT.match(body, m.end(), close.start())
                         pos = gap.end() if gap and not h else pos
                 elif label and close is not None:
-                    line_start = body.rfind("\n", 0, m.start()) + 1
-                    above = body.rfind("\n", 0, max(line_start - 1, 0)) + 1
-                    if not h and line_start and not body[line_start:m.start()].strip() \
-                            and body[above:line_start].strip() and "\n" in inner.strip():
-                        # a block (details, expand) opened on the line under a paragraph: its box is a block of
-                        # its own (its <details>/<div> interrupts that paragraph), not the paragraph's last words
-                        out.append("\n\n")
                     # with its subtitle (Blowfish timelineItem subheader=) after it
                     subtitle = _strip_markup(sc.get("subtitle", "subheader"))
                     out.append(_bold(_label_text(label), html_out=h) + (f"{subtitle} " if subtitle else ""))
@@ -2827,15 +2587,7 @@ class HugoSite:
         params: Any = None
         if sc is not None:
             params = list(sc.args) if sc.args else dict(sc.params)
-        def hugo_call(what: str, args: list[Any]) -> Any:
-            key = str(args[0])
-            if what == "Param":  # .Page.Param: the page's front matter value, else the site parameter
-                return self.param(key, page_rel=page_rel) if len(args) == 1 else None
-            words = self.translate(key) if len(args) == 1 else None  # T "key" (a data argument: not run)
-            return None if words is None or "{{" in words else words
-
-        return render_value_template(text, lambda field: self._template_field(field, page_rel), get, params, inner,
-                                     hugo_call)
+        return render_value_template(text, lambda field: self._template_field(field, page_rel), get, params, inner)
 
     def _site_data(self, keys: list[str]) -> Any:
         """``.Site.Data.<keys>``: the value in the site's data files (Hugo "Data sources":
@@ -3162,43 +2914,6 @@ class HugoSite:
             text = self._read(res.rel_path, f"include {target!r}", warnings, budget)
             return "" if text is None else text.rstrip("\n")
         return _SHORTCODE.sub(raw, code)
-
-    def tab_include_target(self, include: str, *, page_rel: str) -> str | None:
-        """The file a Kubernetes-style ``{{< tab name="Bash" include="x.md" />}}`` shows
-        (the project's ``tabs.html``): in a leaf bundle the first of its files whose path in
-        the bundle matches ``**<include>*`` (``.Resources.GetMatch``), else the page
-        ``<page folder>/<include>`` (``.Site.GetPage``, ``.md`` tried without a suffix);
-        ``None`` when there is none. Never raises."""
-        include = include.strip()
-        if not include:
-            return None
-        folder = posixpath.dirname(page_rel)
-        stem = posixpath.splitext(posixpath.basename(page_rel))[0]
-        if self.split_language(stem)[0] == "index":
-            if page_rel not in self._bundle_files:  # the bundle's files, listed once per page
-                resources = [r.rel for r in self.page_resources(page_rel)]
-                pages = [r for r in os_walk_files(self._root, folder, PAGE_MARKUP)[:_MAX_RESOURCES] if r != page_rel]
-                self._bundle_files[page_rel] = sorted(set(resources) | set(pages))
-            for rel in self._bundle_files[page_rel]:
-                if self._glob(page_rel, f"**{include}*", rel[len(folder) + 1:] if folder else rel):
-                    return rel
-        names = [include] if suffix_of(include) else [include, include + ".md"]
-        cands = [c for c in (safe_join(folder, n) for n in names) if c]
-        return first_existing(self._root, cands)
-
-    def _tab_include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
-                     stack: tuple[str, ...], budget: PageCharBudget) -> str:
-        """A tab's ``include=`` file (:meth:`tab_include_target`): a content page's text, any other
-        file highlighted as code (``codelang``, else its suffix), as the project's ``tabs.html`` does."""
-        include = sc.params.get("include", "").strip()
-        target = self.tab_include_target(include, page_rel=page_rel)
-        if target is None:
-            warnings.append(f"tab include {include!r}: not found")
-            return ""
-        params = {} if suffix_of(target) in PAGE_MARKUP else {
-            "language": sc.params.get("codelang", "").strip() or suffix_of(target).lstrip(".") or "text"}
-        return self._include(Shortcode(name="include", args=["/" + target], params=params), page_rel=page_rel,
-                             warnings=warnings, depth=depth, stack=stack, budget=budget)
 
     def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str], budget: PageCharBudget,
                      indent: str = "") -> str:
