@@ -36,7 +36,10 @@ shortcode with an image ``src`` become Markdown images with their caption
 :meth:`HugoSite.page_resources`; carousels and galleries of resource globs give
 one image per match); ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
-``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
+a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Relearn's
+``title`` is shown), a tab without content shows the file its ``include=`` names
+(Kubernetes: a leaf bundle's file matching ``**<include>*``, else a page beside the page;
+that file is then no page); ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
@@ -1106,7 +1109,8 @@ class HugoSite:
         """Files pulled in by include shortcodes anywhere in the content, and by the site's
         own shortcodes whose template writes a file a parameter names (:meth:`_template_include`:
         the YugabyteDB docs' ``{{% includeMarkdown "x.md" %}}`` reads ``x.md`` beside the
-        page); lazily scanned once."""
+        page), and by Kubernetes-style tabs' ``include=`` (:meth:`tab_include_target`);
+        lazily scanned once."""
         if self._included is None:
             found: set[str] = set()
             md = frozenset(k for k, v in PAGE_MARKUP.items() if v == "markdown")
@@ -1119,6 +1123,13 @@ class HugoSite:
                     for m in _SHORTCODE.finditer(text):
                         name = m.group("name").lower()
                         if m.group("close"):
+                            continue
+                        if name in _TAB_ITEMS and "include" in m.group("args"):
+                            # Kubernetes' tabs: a tab's include= file is shown in the page (tabs.html)
+                            got = self.tab_include_target(
+                                parse_args(m.group("name"), m.group("args")).params.get("include", ""), page_rel=rel)
+                            if got:
+                                found.add(got)
                             continue
                         if name not in INCLUDE_SHORTCODES:
                             reads = self._template_include(name, parse_args(m.group("name"), m.group("args")),
@@ -2202,6 +2213,10 @@ class HugoSite:
             # (Lotus Docs) as tabName
             label = sc.get("title", "name", "summary", "header", "heading", "tab", "tabname") or (
                 sc.get("title", pos=0) if name in ("tab", "expand", "details") else "")  # {{% expand "Title" %}}
+            if name in _TAB_SETS:
+                # a tab set's name= is the id of its box (Kubernetes' tabs.html: the anchor its tabs link
+                # to; Hugo Book's first argument), never drawn; Relearn's title= is written above the tabs
+                label = sc.get("title")
             if name in _TAB_ITEMS and not label and panes:
                 # a set that names its unnamed tabs in order: Hextra/Nextra {{< tabs items="A,B" >}}, Dapr
                 # {{< tabs "Python" ".NET" >}} with {{% codetab %}}s (its tabs.html ranges over .Params)
@@ -2248,6 +2263,12 @@ class HugoSite:
                 else:
                     out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
                                              warnings=warnings, depth=_depth, stack=_stack, budget=budget))
+            elif name in _TAB_ITEMS and panes and close is None and sc.params.get("include", "").strip():
+                # Kubernetes' tab include= (tabs.html): a tab without content shows that file
+                label = label or f"Tab {tabs_seen[-1]}"  # (tab.html: T "tab_default" with its ordinal)
+                out.append(f"\n\n{tab_start(_label_text(label))}\n\n" + _bold(_label_text(label), html_out=h))
+                out.append(self._tab_include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack,
+                                             budget=budget) + "\n\n")
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings, budget=budget,
                                              indent=_line_indent(body, m.start())))
@@ -2914,6 +2935,41 @@ class HugoSite:
             text = self._read(res.rel_path, f"include {target!r}", warnings, budget)
             return "" if text is None else text.rstrip("\n")
         return _SHORTCODE.sub(raw, code)
+
+    def tab_include_target(self, include: str, *, page_rel: str) -> str | None:
+        """The file a Kubernetes-style ``{{< tab name="Bash" include="x.md" />}}`` shows
+        (the project's ``tabs.html``): in a leaf bundle the first of its files whose path in
+        the bundle matches ``**<include>*`` (``.Resources.GetMatch``), else the page
+        ``<page folder>/<include>`` (``.Site.GetPage``, ``.md`` tried without a suffix);
+        ``None`` when there is none. Never raises."""
+        include = include.strip()
+        if not include:
+            return None
+        folder = posixpath.dirname(page_rel)
+        stem = posixpath.splitext(posixpath.basename(page_rel))[0]
+        if self.split_language(stem)[0] == "index":
+            resources = [r.rel for r in self.page_resources(page_rel)]
+            pages = [r for r in os_walk_files(self._root, folder, PAGE_MARKUP)[:_MAX_RESOURCES] if r != page_rel]
+            for rel in sorted(set(resources) | set(pages)):
+                if self._glob(page_rel, f"**{include}*", rel[len(folder) + 1:] if folder else rel):
+                    return rel
+        names = [include] if suffix_of(include) else [include, include + ".md"]
+        cands = [c for c in (safe_join(folder, n) for n in names) if c]
+        return first_existing(self._root, cands)
+
+    def _tab_include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
+                     stack: tuple[str, ...], budget: PageCharBudget) -> str:
+        """A tab's ``include=`` file (:meth:`tab_include_target`): a content page's text, any other
+        file highlighted as code (``codelang``, else its suffix), as the project's ``tabs.html`` does."""
+        include = sc.params.get("include", "").strip()
+        target = self.tab_include_target(include, page_rel=page_rel)
+        if target is None:
+            warnings.append(f"tab include {include!r}: not found")
+            return ""
+        params = {} if suffix_of(target) in PAGE_MARKUP else {
+            "language": sc.params.get("codelang", "").strip() or suffix_of(target).lstrip(".") or "text"}
+        return self._include(Shortcode(name="include", args=["/" + target], params=params), page_rel=page_rel,
+                             warnings=warnings, depth=depth, stack=stack, budget=budget)
 
     def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str], budget: PageCharBudget,
                      indent: str = "") -> str:
