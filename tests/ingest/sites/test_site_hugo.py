@@ -791,6 +791,29 @@ def test_kubernetes_theme_code_samples_headings_and_feature_state(tmp_path: Path
     assert any("app/missing.yaml" in w for w in warnings) and "{{" not in out
 
 
+def test_site_templates_using_page_param_and_translations(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A project shortcode template printing .Page.Param (front matter, else site params) and
+    T strings (i18n) is what it writes: Kubernetes' version-check and thirdparty-content."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nversion = "v1.32"\n')
+    write(tmp_path, "i18n/en.toml", '[version_check_mustbeorlater]\nother = "Your Kubernetes server must be at or '
+          'later than version "\n[version_check_tocheck]\nother = "To check the version, enter "\n'
+          '[note]\nother = "Note:"\n[thirdparty_message]\nother = "This section links to third party projects."\n')
+    write(tmp_path, "layouts/shortcodes/version-check.html",
+          '{{ $minVersion := .Page.Param "min-kubernetes-server-version" }}\n'
+          '{{ if eq $minVersion (.Page.Param "version")  }}\n{{ T "version_check_mustbe" }}{{ $minVersion }}.\n'
+          '{{ else if $minVersion}}\n{{ T "version_check_mustbeorlater" }}{{ $minVersion }}.\n'
+          '{{ end }} {{ T "version_check_tocheck" }}<code>kubectl version</code>.\n')
+    write(tmp_path, "layouts/shortcodes/thirdparty-content.html",
+          '{{- $single := .Get "single" | default "false" -}}\n<div class="alert" role="note">\n'
+          '{{- if not (eq $single "true" ) -}}\n  <strong>{{ T "note" | safeHTML }}</strong>&puncsp;'
+          '{{ T "thirdparty_message" | safeHTML }}\n{{- end -}}\n</div>\n')
+    write(tmp_path, "content/task.md", "---\ntitle: Task\nmin-kubernetes-server-version: v1.29\n---\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess("Prereqs. {{< version-check >}}\n\n## Tools\n\n{{% thirdparty-content %}}\n",
+                          page_rel="content/task.md")
+    assert "Your Kubernetes server must be at or later than version v1.29." in out
+    assert "To check the version, enter <code>kubectl version</code>." in out
+    assert "<strong>Note:</strong>&puncsp;This section links to third party projects." in out
 def test_kubernetes_tab_sets_ids_and_tab_includes(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Kubernetes' tabs.html: the set's name= is an HTML id, not text (Relearn's title= is); a
     tab without content shows its include= file: a leaf bundle's first file matching

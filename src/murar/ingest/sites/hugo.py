@@ -2608,7 +2608,15 @@ class HugoSite:
         params: Any = None
         if sc is not None:
             params = list(sc.args) if sc.args else dict(sc.params)
-        return render_value_template(text, lambda field: self._template_field(field, page_rel), get, params, inner)
+        def hugo_call(what: str, args: list[Any]) -> Any:
+            key = str(args[0])
+            if what == "Param":  # .Page.Param: the page's front matter value, else the site parameter
+                return self.param(key, page_rel=page_rel) if len(args) == 1 else None
+            words = self.translate(key) if len(args) == 1 else None  # T "key" (a data argument: not run)
+            return None if words is None or "{{" in words else words
+
+        return render_value_template(text, lambda field: self._template_field(field, page_rel), get, params, inner,
+                                     hugo_call)
 
     def _site_data(self, keys: list[str]) -> Any:
         """``.Site.Data.<keys>``: the value in the site's data files (Hugo "Data sources":
