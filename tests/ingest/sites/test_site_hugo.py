@@ -814,6 +814,19 @@ def test_site_templates_using_page_param_and_translations(tmp_path: Path, write:
     assert "Your Kubernetes server must be at or later than version v1.29." in out
     assert "To check the version, enter <code>kubectl version</code>." in out
     assert "<strong>Note:</strong>&puncsp;This section links to third party projects." in out
+def test_labelled_block_under_a_paragraph_is_a_block_of_its_own(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A labelled paired shortcode holding lines (details summary=, expand title=) opened on the line
+    under a paragraph is a block of its own (its <details> interrupts the paragraph), not that
+    paragraph's last words; an inline one on one line stays in its sentence."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('This renders as:\n{{< details summary="More about widgets" >}}\nWidgets spin.\n\nThey stop.\n'
+                          '{{< /details >}}\n\nSee:\n{{% expand title="Hint" %}}One line{{% /expand %}} here.\n',
+                          page_rel="content/p.md")
+    assert "This renders as:\n\n\n**More about widgets** \nWidgets spin." in out
+    assert "See:\n**Hint**" in out
+
+
 def test_kubernetes_tab_sets_ids_and_tab_includes(tmp_path: Path, write: Callable[..., Path]) -> None:
     """Kubernetes' tabs.html: the set's name= is an HTML id, not text (Relearn's title= is); a
     tab without content shows its include= file: a leaf bundle's first file matching

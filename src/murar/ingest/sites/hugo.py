@@ -2509,6 +2509,13 @@ class HugoSite:
                         gap = _BLANK_THEN_TEXT.match(body, m.end(), close.start())
                         pos = gap.end() if gap and not h else pos
                 elif label and close is not None:
+                    line_start = body.rfind("\n", 0, m.start()) + 1
+                    above = body.rfind("\n", 0, max(line_start - 1, 0)) + 1
+                    if not h and line_start and not body[line_start:m.start()].strip() \
+                            and body[above:line_start].strip() and "\n" in inner.strip():
+                        # a block (details, expand) opened on the line under a paragraph: its box is a block of
+                        # its own (its <details>/<div> interrupts that paragraph), not the paragraph's last words
+                        out.append("\n\n")
                     # with its subtitle (Blowfish timelineItem subheader=) after it
                     subtitle = _strip_markup(sc.get("subtitle", "subheader"))
                     out.append(_bold(_label_text(label), html_out=h) + (f"{subtitle} " if subtitle else ""))
