@@ -1061,6 +1061,7 @@ class HugoSite:
             ("deflist",) if config.settings.get("definition_lists", "true") == "true" else ())
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
+        self._bundle_files: dict[str, list[str]] = {}  # leaf bundle index -> its files (tab include=)
         self._resources: dict[str, list[PageResource]] = {}
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
         # project content views (layouts/<type>/content.html) -> the lead parameter ("" none, None no file)
@@ -2963,9 +2964,11 @@ class HugoSite:
         folder = posixpath.dirname(page_rel)
         stem = posixpath.splitext(posixpath.basename(page_rel))[0]
         if self.split_language(stem)[0] == "index":
-            resources = [r.rel for r in self.page_resources(page_rel)]
-            pages = [r for r in os_walk_files(self._root, folder, PAGE_MARKUP)[:_MAX_RESOURCES] if r != page_rel]
-            for rel in sorted(set(resources) | set(pages)):
+            if page_rel not in self._bundle_files:  # the bundle's files, listed once per page
+                resources = [r.rel for r in self.page_resources(page_rel)]
+                pages = [r for r in os_walk_files(self._root, folder, PAGE_MARKUP)[:_MAX_RESOURCES] if r != page_rel]
+                self._bundle_files[page_rel] = sorted(set(resources) | set(pages))
+            for rel in self._bundle_files[page_rel]:
                 if self._glob(page_rel, f"**{include}*", rel[len(folder) + 1:] if folder else rel):
                     return rel
         names = [include] if suffix_of(include) else [include, include + ".md"]
