@@ -23,6 +23,25 @@ def test_values_pipelines_trim_markers_and_branches() -> None:
         == "[v2-7]"
 
 
+def test_page_param_and_translations_come_from_the_caller() -> None:
+    """Hugo's .Page.Param "key" and T/i18n "key" are computed by the caller; without one (or
+    when it cannot: a T with a data argument) the template is no value template."""
+    words = {"must": "Your server must be at least ", "check": "To check, run "}
+
+    def hugo(what: str, args: list[Value]) -> Value | None:
+        if what == "Param":
+            return {"min-version": "v1.29", "version": "v1.32"}.get(str(args[0]), "")
+        return words.get(str(args[0]), "") if len(args) == 1 else None
+
+    tpl = ('{{ $min := .Page.Param "min-version" }}{{ if eq $min (.Page.Param "version") }}{{ T "must" }}'
+           '{{ $min }} exactly.{{ else if $min }}{{ T "must" }}{{ $min }}.{{ end }} {{ i18n "check" | safeHTML }}'
+           "<code>kubectl version</code>.")
+    assert render_value_template(tpl, _fields, hugo=hugo) == \
+        "Your server must be at least v1.29. To check, run <code>kubectl version</code>."
+    assert render_value_template(tpl, _fields) is None
+    assert render_value_template('{{ T "must" (dict "n" 1) }}', _fields, hugo=hugo) is None
+
+
 def test_anything_else_is_not_a_value_template() -> None:
     for text in ("plain text", "{{ .Page.Unknown }}", "{{ range .Page.Params.n }}x{{ end }}",
                  "{{ if .Page.Params.n }}open", "{{ partial \"x\" . }}", '{{ replaceRE "a" "b" "c" }}',

@@ -185,6 +185,25 @@ def test_hugo_thousands_of_unclosed_shortcodes_are_linear(tmp_path: Path, write:
     assert "```mermaid\ngraph TD\n```" in text and text.rstrip().endswith("Text after.")
 
 
+def test_hugo_thousands_of_tab_includes_in_a_large_bundle_are_bounded(tmp_path: Path, write: Callable[..., Path],
+                                                                      deadline: Callable[..., Any]) -> None:
+    """3,000 Kubernetes-style tab include= in a leaf bundle of 1,000 files: the bundle is listed once per
+    page and its glob tests are charged to the page, for the include scan and the page alike."""
+    from murar.ingest.sites import hugo
+
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    for i in range(1000):
+        write(tmp_path, f"content/b/f{i:04}.json", "{}")
+    body = "{{< tabs >}}\n" + "".join(f'{{{{< tab name="t{i}" include="nomatch{i}" />}}}}\n' for i in range(3000)) \
+        + "{{< /tabs >}}\n\nText after.\n"
+    write(tmp_path, "content/b/index.md", "---\ntitle: B\n---\n" + body)
+    site = hugo.load(tmp_path, "hugo.toml")
+    with deadline(20, "each tab include listed the bundle again"):
+        assert site.classify("content/b/index.md").role is FileRole.PAGE
+        text = site.preprocess(body, page_rel="content/b/index.md")
+    assert text.rstrip().endswith("Text after.")
+
+
 def test_hugo_galleries_nested_cards_and_resource_globs_are_bounded(tmp_path: Path, write: Callable[..., Path],
                                                                   deadline: Callable[..., Any]) -> None:
     """Thousands of carousels over a bundle of a thousand files, cards nested thousands deep and

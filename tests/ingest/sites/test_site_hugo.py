@@ -791,6 +791,73 @@ def test_kubernetes_theme_code_samples_headings_and_feature_state(tmp_path: Path
     assert any("app/missing.yaml" in w for w in warnings) and "{{" not in out
 
 
+def test_site_templates_using_page_param_and_translations(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A project shortcode template printing .Page.Param (front matter, else site params) and
+    T strings (i18n) is what it writes: Kubernetes' version-check and thirdparty-content."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n[params]\nversion = "v1.32"\n')
+    write(tmp_path, "i18n/en.toml", '[version_check_mustbeorlater]\nother = "Your Kubernetes server must be at or '
+          'later than version "\n[version_check_tocheck]\nother = "To check the version, enter "\n'
+          '[note]\nother = "Note:"\n[thirdparty_message]\nother = "This section links to third party projects."\n')
+    write(tmp_path, "layouts/shortcodes/version-check.html",
+          '{{ $minVersion := .Page.Param "min-kubernetes-server-version" }}\n'
+          '{{ if eq $minVersion (.Page.Param "version")  }}\n{{ T "version_check_mustbe" }}{{ $minVersion }}.\n'
+          '{{ else if $minVersion}}\n{{ T "version_check_mustbeorlater" }}{{ $minVersion }}.\n'
+          '{{ end }} {{ T "version_check_tocheck" }}<code>kubectl version</code>.\n')
+    write(tmp_path, "layouts/shortcodes/thirdparty-content.html",
+          '{{- $single := .Get "single" | default "false" -}}\n<div class="alert" role="note">\n'
+          '{{- if not (eq $single "true" ) -}}\n  <strong>{{ T "note" | safeHTML }}</strong>&puncsp;'
+          '{{ T "thirdparty_message" | safeHTML }}\n{{- end -}}\n</div>\n')
+    write(tmp_path, "content/task.md", "---\ntitle: Task\nmin-kubernetes-server-version: v1.29\n---\n")
+    site = hugo.load(tmp_path)
+    out = site.preprocess("Prereqs. {{< version-check >}}\n\n## Tools\n\n{{% thirdparty-content %}}\n",
+                          page_rel="content/task.md")
+    assert "Your Kubernetes server must be at or later than version v1.29." in out
+    assert "To check the version, enter <code>kubectl version</code>." in out
+    assert "<strong>Note:</strong>&puncsp;This section links to third party projects." in out
+def test_labelled_block_under_a_paragraph_is_a_block_of_its_own(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A labelled paired shortcode holding lines (details summary=, expand title=) opened on the line
+    under a paragraph is a block of its own (its <details> interrupts the paragraph), not that
+    paragraph's last words; an inline one on one line stays in its sentence."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('This renders as:\n{{< details summary="More about widgets" >}}\nWidgets spin.\n\nThey stop.\n'
+                          '{{< /details >}}\n\nSee:\n{{% expand title="Hint" %}}One line{{% /expand %}} here.\n',
+                          page_rel="content/p.md")
+    assert "This renders as:\n\n\n**More about widgets** \nWidgets spin." in out
+    assert "See:\n**Hint**" in out
+
+
+def test_kubernetes_tab_sets_ids_and_tab_includes(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Kubernetes' tabs.html: the set's name= is an HTML id, not text (Relearn's title= is); a
+    tab without content shows its include= file: a leaf bundle's first file matching
+    **<include>*, else <page folder>/<include> (a content page's text; another file as code in
+    codelang or its suffix); that file is an include, not a page."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/tools/included/bash-setup.md", "---\ntitle: bash\nheadless: true\n---\n\nSource the script.\n")
+    write(tmp_path, "content/tools/install.md",
+          '---\ntitle: Install\n---\n\n{{< tabs name="shell_completion" >}}\n'
+          '{{< tab name="Bash" include="included/bash-setup.md" />}}\n{{< tab name="Zsh" include="included/nope.md" />}}\n'
+          "{{< /tabs >}}\n")
+    write(tmp_path, "content/style/demo/index.md", "---\ntitle: Demo\n---\n")
+    write(tmp_path, "content/style/demo/example1.md", "---\ntitle: Example\n---\n\nAn **example** file.\n")
+    write(tmp_path, "content/style/demo/data/podtemplate.json", '{"kind": "PodTemplate"}\n')
+    site = hugo.load(tmp_path)
+    warnings: list[str] = []
+    out = site.preprocess((tmp_path / "content/tools/install.md").read_text(), page_rel="content/tools/install.md",
+                          warnings=warnings)
+    assert "shell_completion" not in out and "**Bash**" in out and "Source the script." in out
+    assert "{{" not in out and any("included/nope.md" in w for w in warnings)
+    out = site.preprocess('{{< tabs name="tab_with_file_include" >}}\n{{< tab name="File #1" include="example1" />}}\n'
+                          '{{< tab name="JSON" include="podtemplate" codelang="json" />}}\n{{< /tabs >}}\n',
+                          page_rel="content/style/demo/index.md")
+    assert "tab_with_file_include" not in out and "An **example** file." in out
+    assert '```json\n{"kind": "PodTemplate"}\n```' in out
+    assert "**Linux setup**" in site.preprocess('{{< tabs title="Linux setup" >}}\n{{% tab title="apt" %}}\nRun apt.\n'
+                                                "{{% /tab %}}\n{{< /tabs >}}\n", page_rel="content/tools/install.md")
+    assert site.classify("content/tools/included/bash-setup.md").role is FileRole.INCLUDE
+    assert site.classify("content/tools/install.md").role is FileRole.PAGE
+
+
 def test_code_toggle_code_and_new_in_shortcodes(tmp_path: Path, write: Callable[..., Path]) -> None:
     """gohugo.io docs: code-toggle's inner configuration and code's inner content are code
     (a readfile inside code shows the raw file), new-in names its version."""

@@ -15,7 +15,8 @@ literals, the shortcode's parameters (``.Get 0``, ``.Get "name"``), and the func
 ``upper``, ``title``, ``trim``, ``strings.TrimPrefix``/``TrimSuffix``/``TrimSpace``, ``path.Base``,
 ``path.Dir``, ``default``, ``printf`` (``%s``, ``%d``, ``%v``), ``delimit``/``strings.Join``,
 ``first``/``last``, ``len``, ``eq``/``ne``/``lt``/``le``/``gt``/``ge``/``not``/``and``/``or``/``in``, and
-``{{ if }}``/``{{ else if }}``/``{{ else }}``/``{{ end }}`` (a branch not taken is not computed).
+``{{ if }}``/``{{ else if }}``/``{{ else }}``/``{{ end }}`` (a branch not taken is not computed);
+with a caller that computes them, Hugo's ``.Page.Param "key"`` and ``T``/``i18n "key"``.
 Fields come from a caller's lookup (``.Page.RelPermalink``,
 ``.Site.Params.x``). Anything else (``range``, ``with``, ``partial``, an unknown
 function or field, ``replaceRE``: a site's regular expression
@@ -41,6 +42,11 @@ MAX_DEPTH = 8  # nested parentheses
 Value = str | int | bool | list[str] | dict[str, Any]
 FieldLookup = Callable[[str], "Value | None"]
 ParamLookup = Callable[["str | int"], str]
+#: Hugo's methods and functions the caller computes: ("Param", [key]) for ``.Page.Param "key"``,
+#: ("T", [key, ...]) for ``T``/``i18n``/``lang.Translate``; ``None`` when it cannot
+HugoCall = Callable[[str, list["Value"]], "Value | None"]
+_PARAM_METHODS = frozenset({".Page.Param", "$.Page.Param", ".Param", "$.Param"})
+_TRANSLATE_FUNCS = frozenset({"T", "i18n", "lang.Translate"})
 
 _ACTION = re.compile(r"\{\{(-\s)?(.*?)(\s-)?\}\}", re.DOTALL)
 _TOKEN = re.compile(r"""\s*(?:(?P<str>"(?:[^"\\\n]|\\.){0,2000}"|`[^`]{0,2000}`)|(?P<num>-?\d{1,9})(?![\w.])"""
@@ -194,7 +200,8 @@ _FUNCS: dict[str, Callable[..., Value]] = {
 
 class _Parser:
     def __init__(self, text: str, fields: FieldLookup, variables: dict[str, Value],
-                 get: ParamLookup | None = None, params: Value | None = None, inner: str | None = None) -> None:
+                 get: ParamLookup | None = None, params: Value | None = None, inner: str | None = None,
+                 hugo: HugoCall | None = None) -> None:
         self.toks: list[tuple[str, str]] = []
         pos = 0
         while pos < len(text):
@@ -212,6 +219,7 @@ class _Parser:
         self.get = get
         self.params = params
         self.inner = inner
+        self.hugo = hugo
 
     def parse_all(self) -> Value:
         """The value of the whole action (a pipeline and nothing after it)."""
@@ -267,6 +275,21 @@ class _Parser:
                     or self.peek() not in (None, ("op", "|"), ("op", ")")):
                 raise _NotValue
             value = self.get(key)
+        elif self.hugo is not None and (t[0] == "field" and t[1] in _PARAM_METHODS
+                                        or t[0] == "name" and t[1] in _TRANSLATE_FUNCS):
+            # Hugo's .Page.Param "key" (the page's parameter, else the site's) and T "key" (i18n)
+            self.i += 1
+            call_args: list[Value] = []
+            while (a := self.peek()) is not None and a != ("op", "|") and a != ("op", ")"):
+                call_args.append(self.operand(depth))
+            if piped is not None:
+                call_args.append(piped)
+            if not call_args or not isinstance(call_args[0], str):
+                raise _NotValue
+            found = self.hugo("Param" if t[0] == "field" else "T", call_args)
+            if found is None:
+                raise _NotValue
+            value = found
         elif t[0] == "name":
             func = _FUNCS.get(t[1])
             if func is None:
@@ -346,7 +369,8 @@ def _in_address(out: list[str], after: str) -> bool:
 
 
 def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | None = None,
-                          params: Value | None = None, inner: str | None = None) -> str | None:
+                          params: Value | None = None, inner: str | None = None,
+                          hugo: HugoCall | None = None) -> str | None:
     """The output of the Go template ``text`` when every action in it prints a value
     (or sets a variable) :mod:`this module <murar.ingest.sites._gotemplate>` can compute,
     ``fields`` giving each field (``".Page.RelPermalink"`` -> ``"/docs/1.7/x/"``, ``None``
@@ -355,6 +379,7 @@ def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | Non
     ``.Scratch.Set``/``.Scratch.Get`` keep values between actions; ``inner`` is what
     ``.Inner`` writes (a paired shortcode's content: the caller passes a marker and puts
     the content there; ``.Page.RenderString`` and ``markdownify`` leave it as it is);
+    ``hugo`` computes ``.Page.Param "key"`` and ``T "key"`` (:data:`HugoCall`);
     ``None`` otherwise, or when there is no action at all. Comments
     ``{{/* */}}`` write nothing. Never raises."""
     if len(text) > MAX_TEMPLATE_CHARS or text.count("{{") > MAX_ACTIONS:
@@ -367,7 +392,7 @@ def render_value_template(text: str, fields: FieldLookup, get: ParamLookup | Non
     actions = 0
 
     def value(pipeline: str) -> Value:
-        return _Parser(pipeline, fields, variables, get, params, inner).parse_all()
+        return _Parser(pipeline, fields, variables, get, params, inner, hugo).parse_all()
 
     for m in _ACTION.finditer(text):
         actions += 1

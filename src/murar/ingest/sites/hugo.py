@@ -36,7 +36,10 @@ shortcode with an image ``src`` become Markdown images with their caption
 :meth:`HugoSite.page_resources`; carousels and galleries of resource globs give
 one image per match); ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
-``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
+a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Relearn's
+``title`` is shown), a tab without content shows the file its ``include=`` names
+(Kubernetes: a leaf bundle's file matching ``**<include>*``, else a page beside the page;
+that file is then no page); ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
 ```mermaid block) and Docsy's code tabs and cards become code fences; a card
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
@@ -1058,6 +1061,7 @@ class HugoSite:
             ("deflist",) if config.settings.get("definition_lists", "true") == "true" else ())
         self._i18n: dict[str, str] | None = None
         self._glossary: dict[str, dict[str, str]] | None = None
+        self._bundle_files: dict[str, list[str]] = {}  # leaf bundle index -> its files (tab include=)
         self._resources: dict[str, list[PageResource]] = {}
         self._static_templates: dict[str, str | None] = {}  # site shortcode templates without actions
         # project content views (layouts/<type>/content.html) -> the lead parameter ("" none, None no file)
@@ -1106,7 +1110,8 @@ class HugoSite:
         """Files pulled in by include shortcodes anywhere in the content, and by the site's
         own shortcodes whose template writes a file a parameter names (:meth:`_template_include`:
         the YugabyteDB docs' ``{{% includeMarkdown "x.md" %}}`` reads ``x.md`` beside the
-        page); lazily scanned once."""
+        page), and by Kubernetes-style tabs' ``include=`` (:meth:`tab_include_target`);
+        lazily scanned once."""
         if self._included is None:
             found: set[str] = set()
             md = frozenset(k for k, v in PAGE_MARKUP.items() if v == "markdown")
@@ -1119,6 +1124,13 @@ class HugoSite:
                     for m in _SHORTCODE.finditer(text):
                         name = m.group("name").lower()
                         if m.group("close"):
+                            continue
+                        if name in _TAB_ITEMS and "include" in m.group("args"):
+                            # Kubernetes' tabs: a tab's include= file is shown in the page (tabs.html)
+                            got = self.tab_include_target(
+                                parse_args(m.group("name"), m.group("args")).params.get("include", ""), page_rel=rel)
+                            if got:
+                                found.add(got)
                             continue
                         if name not in INCLUDE_SHORTCODES:
                             reads = self._template_include(name, parse_args(m.group("name"), m.group("args")),
@@ -2202,6 +2214,10 @@ class HugoSite:
             # (Lotus Docs) as tabName
             label = sc.get("title", "name", "summary", "header", "heading", "tab", "tabname") or (
                 sc.get("title", pos=0) if name in ("tab", "expand", "details") else "")  # {{% expand "Title" %}}
+            if name in _TAB_SETS:
+                # a tab set's name= is the id of its box (Kubernetes' tabs.html: the anchor its tabs link
+                # to; Hugo Book's first argument), never drawn; Relearn's title= is written above the tabs
+                label = sc.get("title")
             if name in _TAB_ITEMS and not label and panes:
                 # a set that names its unnamed tabs in order: Hextra/Nextra {{< tabs items="A,B" >}}, Dapr
                 # {{< tabs "Python" ".NET" >}} with {{% codetab %}}s (its tabs.html ranges over .Params)
@@ -2248,6 +2264,12 @@ class HugoSite:
                 else:
                     out.append(self._include(Shortcode(name="include", args=["/" + target]), page_rel=page_rel,
                                              warnings=warnings, depth=_depth, stack=_stack, budget=budget))
+            elif name in _TAB_ITEMS and panes and close is None and sc.params.get("include", "").strip():
+                # Kubernetes' tab include= (tabs.html): a tab without content shows that file
+                label = label or f"Tab {tabs_seen[-1]}"  # (tab.html: T "tab_default" with its ordinal)
+                out.append(f"\n\n{tab_start(_label_text(label))}\n\n" + _bold(_label_text(label), html_out=h))
+                out.append(self._tab_include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack,
+                                             budget=budget) + "\n\n")
             elif name in CODE_SAMPLE_SHORTCODES:
                 out.append(self._code_sample(sc, page_rel=page_rel, warnings=warnings, budget=budget,
                                              indent=_line_indent(body, m.start())))
@@ -2488,6 +2510,13 @@ class HugoSite:
                         gap = _BLANK_THEN_TEXT.match(body, m.end(), close.start())
                         pos = gap.end() if gap and not h else pos
                 elif label and close is not None:
+                    line_start = body.rfind("\n", 0, m.start()) + 1
+                    above = body.rfind("\n", 0, max(line_start - 1, 0)) + 1
+                    if not h and line_start and not body[line_start:m.start()].strip() \
+                            and body[above:line_start].strip() and "\n" in inner.strip():
+                        # a block (details, expand) opened on the line under a paragraph: its box is a block of
+                        # its own (its <details>/<div> interrupts that paragraph), not the paragraph's last words
+                        out.append("\n\n")
                     # with its subtitle (Blowfish timelineItem subheader=) after it
                     subtitle = _strip_markup(sc.get("subtitle", "subheader"))
                     out.append(_bold(_label_text(label), html_out=h) + (f"{subtitle} " if subtitle else ""))
@@ -2587,7 +2616,15 @@ class HugoSite:
         params: Any = None
         if sc is not None:
             params = list(sc.args) if sc.args else dict(sc.params)
-        return render_value_template(text, lambda field: self._template_field(field, page_rel), get, params, inner)
+        def hugo_call(what: str, args: list[Any]) -> Any:
+            key = str(args[0])
+            if what == "Param":  # .Page.Param: the page's front matter value, else the site parameter
+                return self.param(key, page_rel=page_rel) if len(args) == 1 else None
+            words = self.translate(key) if len(args) == 1 else None  # T "key" (a data argument: not run)
+            return None if words is None or "{{" in words else words
+
+        return render_value_template(text, lambda field: self._template_field(field, page_rel), get, params, inner,
+                                     hugo_call)
 
     def _site_data(self, keys: list[str]) -> Any:
         """``.Site.Data.<keys>``: the value in the site's data files (Hugo "Data sources":
@@ -2914,6 +2951,43 @@ class HugoSite:
             text = self._read(res.rel_path, f"include {target!r}", warnings, budget)
             return "" if text is None else text.rstrip("\n")
         return _SHORTCODE.sub(raw, code)
+
+    def tab_include_target(self, include: str, *, page_rel: str) -> str | None:
+        """The file a Kubernetes-style ``{{< tab name="Bash" include="x.md" />}}`` shows
+        (the project's ``tabs.html``): in a leaf bundle the first of its files whose path in
+        the bundle matches ``**<include>*`` (``.Resources.GetMatch``), else the page
+        ``<page folder>/<include>`` (``.Site.GetPage``, ``.md`` tried without a suffix);
+        ``None`` when there is none. Never raises."""
+        include = include.strip()
+        if not include:
+            return None
+        folder = posixpath.dirname(page_rel)
+        stem = posixpath.splitext(posixpath.basename(page_rel))[0]
+        if self.split_language(stem)[0] == "index":
+            if page_rel not in self._bundle_files:  # the bundle's files, listed once per page
+                resources = [r.rel for r in self.page_resources(page_rel)]
+                pages = [r for r in os_walk_files(self._root, folder, PAGE_MARKUP)[:_MAX_RESOURCES] if r != page_rel]
+                self._bundle_files[page_rel] = sorted(set(resources) | set(pages))
+            for rel in self._bundle_files[page_rel]:
+                if self._glob(page_rel, f"**{include}*", rel[len(folder) + 1:] if folder else rel):
+                    return rel
+        names = [include] if suffix_of(include) else [include, include + ".md"]
+        cands = [c for c in (safe_join(folder, n) for n in names) if c]
+        return first_existing(self._root, cands)
+
+    def _tab_include(self, sc: Shortcode, *, page_rel: str, warnings: list[str], depth: int,
+                     stack: tuple[str, ...], budget: PageCharBudget) -> str:
+        """A tab's ``include=`` file (:meth:`tab_include_target`): a content page's text, any other
+        file highlighted as code (``codelang``, else its suffix), as the project's ``tabs.html`` does."""
+        include = sc.params.get("include", "").strip()
+        target = self.tab_include_target(include, page_rel=page_rel)
+        if target is None:
+            warnings.append(f"tab include {include!r}: not found")
+            return ""
+        params = {} if suffix_of(target) in PAGE_MARKUP else {
+            "language": sc.params.get("codelang", "").strip() or suffix_of(target).lstrip(".") or "text"}
+        return self._include(Shortcode(name="include", args=["/" + target], params=params), page_rel=page_rel,
+                             warnings=warnings, depth=depth, stack=stack, budget=budget)
 
     def _code_sample(self, sc: Shortcode, *, page_rel: str, warnings: list[str], budget: PageCharBudget,
                      indent: str = "") -> str:
