@@ -1221,22 +1221,22 @@ class MkDocsSite:
         the folder of ``mkdocs.yml``, where ``mkdocs`` runs), as those extensions
         resolve it. A problem when no such extension is configured or the path
         leaves the root; the file need not exist. Never raises."""
-        base = self._config.settings.get("include.base_path")
-        if base is None:
-            return ResolvedLink(problem="no {!file!} include extension configured")
-        joined = join_rel(base, target.strip())
-        if joined.startswith(".."):
-            return ResolvedLink(problem=f"include escapes the corpus root: {target.strip()}")
-        return self._checked(joined)
+        return self._include_under("include.base_path", target, "no {!file!} include extension configured")
 
     def resolve_variants_include(self, target: str) -> ResolvedLink:
         """The file a ``{* target *}`` line (markdown-include-variants) names: ``target``
         relative to the folder of ``mkdocs.yml`` (where ``mkdocs`` runs; the extension opens
         ``Path(target)``). A problem when the extension is not configured or the path leaves
         the root; the file need not exist. Never raises."""
-        base = self._config.settings.get("include_variants.base_path")
+        return self._include_under("include_variants.base_path", target,
+                                   "markdown_include_variants is not configured")
+
+    def _include_under(self, setting: str, target: str, unconfigured: str) -> ResolvedLink:
+        """``target`` joined to the base folder the site setting ``setting`` holds: the
+        problem ``unconfigured`` without that setting, a problem when the path leaves the root."""
+        base = self._config.settings.get(setting)
         if base is None:
-            return ResolvedLink(problem="markdown_include_variants is not configured")
+            return ResolvedLink(problem=unconfigured)
         joined = join_rel(base, target.strip())
         if joined.startswith(".."):
             return ResolvedLink(problem=f"include escapes the corpus root: {target.strip()}")
