@@ -498,3 +498,23 @@ def test_autoconfigurable_across_eval_rst_blocks_of_a_myst_page(tmp_path: Path) 
     assert "How many may wait." in text  # autotrait: read as autoattribute, its attribute docstring
     assert "Most that ever wait." in text  # autodata of a module variable, likewise
     assert doc.warnings == []
+
+
+def test_automethod_in_an_autoclass_content_is_a_member_of_that_class(tmp_path: Path) -> None:
+    """``.. automethod:: close`` written in the content of ``.. autoclass:: Book`` documents
+    ``Book.close`` (Sphinx parses that content with the class as the current py:class; the
+    nbgrader API pages are written so). It was looked up as ``gradelib.close``, not found,
+    and left as a bare name with a warning. A later top-level ``autofunction`` is unchanged."""
+    (tmp_path / "gradelib.py").write_text(
+        'class Book:\n    """A gradebook."""\n\n    def __init__(self, url):\n        """Open the book at url."""\n\n'
+        '    def close(self):\n        """Close the connection."""\n\n\ndef close():\n    """Close every book."""\n')
+    (tmp_path / "conf.py").write_text("import os, sys\nsys.path.insert(0, os.path.abspath('.'))\n"
+                                      "extensions = ['sphinx.ext.autodoc']\n")
+    (tmp_path / "api.rst").write_text("API\n===\n\n.. currentmodule:: gradelib\n\n.. autoclass:: Book\n\n"
+                                      "    .. automethod:: __init__\n\n    .. automethod:: close\n\n"
+                                      ".. autofunction:: close\n")
+    doc = convert_rst(tmp_path / "api.rst", site=SphinxSite(tmp_path, "conf.py"))
+    text = doc.sections[0].text
+    assert "Open the book at url." in text and "Close the connection." in text, text
+    assert text.rstrip().endswith("Close every book."), text
+    assert not any("not found in the corpus" in w for w in doc.warnings), doc.warnings

@@ -238,6 +238,7 @@ class _Context:
         self.autodoc = AutodocConfig.from_values(values if isinstance(values, dict) else {},
                                                  tuple(getattr(conf, "extensions", None) or ()))
         self.current_module = ""  # set by .. currentmodule:: / .. module:: / .. automodule::
+        self.class_context: list[str] = []  # the autoclass contents being read, innermost last
         self.api_trees: dict[str, ast.Module | None] = {}  # module sources read for autodoc, by file
         self.api_chars_left = _MAX_API_SOURCE_CHARS
         self.api_lines_left = _MAX_API_LINES
@@ -1034,6 +1035,22 @@ class _CurrentModule(Directive):  # type: ignore[misc]  # docutils ships no type
         return []
 
 
+class _ClassContext(Directive):  # type: ignore[misc]  # docutils ships no types
+    """murar's own marker around an ``autoclass``'s content (:data:`CLASS_CONTEXT`): with a
+    class name it opens that class's content, without one it closes it. No output."""
+
+    optional_arguments = 1
+    has_content = False
+
+    def run(self) -> list[nodes.Node]:
+        stack = _ctx(self).class_context
+        if self.arguments:
+            stack.append(self.arguments[0].strip())
+        elif stack:
+            stack.pop()
+        return []
+
+
 class _ContentOnly(_Container):
     """A container directive that takes no argument (sphinx-tabs' ``tabs``, sphinx-design's
     ``tab-set``/``tab-set-code``/``grid-item``/``article-info``, Sphinx's ``hlist`` and
@@ -1083,6 +1100,13 @@ class _NbGallery(Directive):  # type: ignore[misc]  # docutils ships no types
         return out
 
 
+#: the directive murar writes around an autoclass's content (:class:`_ClassContext`)
+CLASS_CONTEXT = "murar-autodoc-class-content"
+#: autodoc directives that document a member of a class: in an ``autoclass``'s content, the
+#: name is looked up in that class (``.. automethod:: __init__`` under ``.. autoclass:: Gradebook``)
+_CLASS_MEMBER_DIRECTIVES = frozenset({"automethod", "autoattribute", "autoproperty"})
+
+
 class _Autodoc(_Container):
     """``sphinx.ext.autodoc`` directives (``automodule``, ``autoclass``, ``autofunction``,
     ...) and sphinx-automodapi's ``automodapi``: the reST Sphinx inserts for the object
@@ -1106,6 +1130,10 @@ class _Autodoc(_Container):
             base = module_opt or ctx.current_module
             if base:
                 candidates.insert(0, f"{base}.{identifier}")
+            if ctx.class_context and name in _CLASS_MEMBER_DIRECTIVES:
+                # written in an autoclass's content: Sphinx documents it as a member of that class
+                # first (the content is parsed with the class as the current py:class)
+                candidates.insert(0, f"{ctx.class_context[-1]}.{identifier}")
         lines = None
         if ctx.api_lines_left <= 0:  # the page's autodoc budget is spent: nothing more is rendered
             ctx.warnings.append(f"line {self.lineno}: {name} {identifier}: the page's autodoc text is over"
@@ -1126,7 +1154,10 @@ class _Autodoc(_Container):
         if name == "automodule":
             ctx.current_module = identifier
         if self.content:  # content written under the directive follows the docstring
-            lines += [f"   {ln}" if ln.strip() and not is_module else ln for ln in self.content]
+            inner = [f"   {ln}" if ln.strip() and not is_module else ln for ln in self.content]
+            if name in ("autoclass", "autoexception"):  # read as that class's members (_ClassContext)
+                inner = ["", f"   .. {CLASS_CONTEXT}:: {candidate}", "", *inner, "", f"   .. {CLASS_CONTEXT}::", ""]
+            lines += inner
         page = str((ctx.site.config.root / ctx.page_rel).resolve())
         text = "\n".join(lines)
         _register_unknown(text, ctx.unknown)
@@ -1714,6 +1745,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["autosummary"] = _Autosummary
             for name in ("currentmodule", "module", "py:currentmodule", "py:module"):
                 directives._directives[name] = _CurrentModule
+            directives._directives[CLASS_CONTEXT] = _ClassContext
             for name in ctx.object_directives:
                 directives._directives[name] = _Container
             for name in ctx.target_directives:
