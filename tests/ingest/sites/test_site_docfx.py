@@ -217,6 +217,36 @@ def test_tab_headings_are_tabs_not_sections(tmp_path: Path, write: Callable[...,
     assert "# [Not a tab](#tab/code)" in text
 
 
+def test_next_tab_is_not_under_the_previous_tabs_last_heading(tmp_path: Path, write: Callable[..., Path],
+                                                              png: bytes) -> None:
+    """DocFX "Tabs": a heading inside a tab is part of that tab, so the next tab's text (and the
+    text after the group's ``---``) stands in the section around the group, not under the previous
+    tab's last heading (a Learn article with ``## [Go](#tab/go)`` then ``### Options`` in it)."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "media/odbc.png", png)
+    write(tmp_path, "a.md", (
+        "# Sign in\n\nPick a version.\n\n"
+        "## [Go](#tab/go)\n\nGo signs in with azidentity.\n\n### Options\n\nUse --auth.\n\n#### Default\n\nTries all.\n\n"
+        "## [ODBC](#tab/odbc)\n\nODBC uses -G.\n\n![ODBC dialog](media/odbc.png)\n\n### Passwords\n\nGive -U and -P.\n\n"
+        "---\n\nBoth need a login.\n\n## Related\n\nMore.\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    sections = [(s.heading_path, s.text) for s in doc.sections]
+    under = {path: text for path, text in sections}
+    assert "ODBC uses -G." not in under[("Sign in", "Options", "Default")]
+    odbc = [path for path, text in sections if "ODBC uses -G." in text]
+    assert odbc == [("Sign in",)]
+    after = [path for path, text in sections if "Both need a login." in text]
+    assert after == [("Sign in",)]
+    assert "Both need a login." not in under[("Sign in", "Passwords")]
+    assert ("Sign in", "Related") in under
+    shot = next(m for m in doc.media if isinstance(m, ImageItem))
+    assert shot.tab == "ODBC" and shot.tab_set == ("Go", "ODBC")
+
+
 def test_cross_references_read_as_their_titles_or_names(tmp_path: Path, write: Callable[..., Path]) -> None:
     """DocFX "Links and Cross References": ``<xref:uid>`` and ``@uid`` show the target
     page's title, an API uid its name; ``[text](xref:uid)`` keeps its text; code is left alone."""

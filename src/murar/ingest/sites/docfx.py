@@ -57,7 +57,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   (any level; ``#tab/id/condition`` for dependent tabs) are tab labels, not
   headings of the page; consecutive ones form a group that ends at a ``---``
   line or the end of the page (:func:`_tab_groups`). Each image in a tab records
-  its label and the group's labels.
+  its label and the group's labels. Headings inside a tab belong to it: the next
+  tab, and the text after the group's ``---``, are back in the section the group
+  stands in, not under the previous tab's last heading.
 """
 
 from __future__ import annotations
@@ -885,6 +887,11 @@ def _include_targets(text: str) -> list[str]:
 
 class DocfxSite:
     """A DocFX / Microsoft Learn docset (see module doc). The constructor does no I/O."""
+
+    #: a heading inside a tab is part of that tab (DocFX "Tabs": the group holds everything up to
+    #: its ``---``), so the next tab's text returns to the section the group stands in
+    #: (:meth:`murar.ingest.markup.builder.PageBuilder.tab`)
+    tabs_hold_headings = True
 
     def __init__(self, config: SiteConfig, settings: DocfxSettings) -> None:
         self._config = config
