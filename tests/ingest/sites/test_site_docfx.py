@@ -191,6 +191,28 @@ def test_icons_are_never_answer_images(repo: Path) -> None:
     assert "docs/media/a/shot.png" in images
 
 
+def test_icon_right_before_a_word_is_an_icon_not_text(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """``:::image type="icon" source="..."::`` + ``:SQL Server``: the closing ``:::`` may touch the next
+    word (Learn's "Applies to" includes write ``:::image type="icon" source="media/yes-icon.png":::SQL
+    Server``); the icon is an image and the word stays, no ``:::image`` text is left in the page."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "includes/media/yes.png", png)
+    write(tmp_path, "includes/applies.md",
+          '**Applies to:** :::image type="icon" source="media/yes.png":::SQL Server '
+          ':::image type="icon" source="media/yes.png":::Azure SQL Database\n')
+    write(tmp_path, "a/b.md", "# B\n\n[!INCLUDE[applies](../includes/applies.md)]\n\nBody text.\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a/b.md", site=site, assets_dir=tmp_path / "_assets")
+    text = doc.sections[0].text
+    assert ":::" not in text and "image type" not in text
+    assert "Applies to: SQL Server Azure SQL Database" in text
+    icons = [m for m in doc.media if m.kind == "image"]
+    assert [m.path for m in icons] == ["includes/media/yes.png"] * 2
+    assert all("tiny" in (m.flags or ()) for m in icons)
+
+
 def test_tab_headings_are_tabs_not_sections(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     """``# [Label](#tab/id)`` headings label tabs (DocFX "Tabs"); the group ends at ``---``."""
     from murar.ingest.markup.registry import converter_for

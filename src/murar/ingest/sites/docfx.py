@@ -32,7 +32,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   (``lightbox`` = its full-size link); ``type="complex"`` carries a long
   description up to ``:::image-end:::`` (kept as the caption);
   ``type="icon"`` is an icon (written as a 16-pixel ``<img class="icon">``, so the
-  media flags mark it ``tiny``/``inline`` and it is never an answer image).
+  media flags mark it ``tiny``/``inline`` and it is never an answer image). The
+  closing ``:::`` may touch the next word (``...yes-icon.png":::SQL Server``, Learn's
+  "Applies to" lines): the icon still is one.
 - ``![alt](clip.mp4)`` (a video file) and ``![alt](YouTube/Vimeo link)`` are
   videos (Markdig's MediaLinks extension, part of DocFX's Markdown pipeline).
 - ``> [!NOTE]``/``[!TIP]``/``[!IMPORTANT]``/``[!WARNING]``/``[!CAUTION]`` alerts
@@ -281,7 +283,7 @@ _INCLUDE = re.compile(r"\[!INCLUDE\s*\[(?P<title>(?:[^\[\]\\\n]|\\.)*)\]\(\s*<?(
 _CODE_REF = re.compile(r"\[!code(?:-(?P<lang>[\w+#-]+))?\s*\[[^\]]*\]\(\s*(?P<path>[^)\s?#]+)(?:\?(?P<query>[^)\s#]*))?"
                        r"(?:#(?P<frag>[^)\s]*))?(?:\s+\"[^\"]*\")?\s*\)\]",
                        re.IGNORECASE)
-_IMAGE = re.compile(r":::image\s+(?P<attrs>[^\n]*?)\s*:::(?!\w)", re.IGNORECASE)
+_IMAGE = re.compile(r":::image\s+(?P<attrs>[^\n]*?)\s*:::", re.IGNORECASE)
 _IMAGE_END = re.compile(r":::image-end:::", re.IGNORECASE)
 # snippet tag lines (DocFX CodeSnippetExtractor): a comment holding only <name> / </name>, or #region name
 _SNIPPET_TAG = re.compile(r"^\s*(?://|#|'|--|;|%|::|REM\b|<!--|/\*|\(\*|\{-)\s*<(?P<end>/?)(?P<name>[\w.-]+)>\s*"
