@@ -213,6 +213,23 @@ def test_icon_right_before_a_word_is_an_icon_not_text(tmp_path: Path, write: Cal
     assert all("tiny" in (m.flags or ()) for m in icons)
 
 
+def test_include_link_in_another_case_is_the_includes_file(tmp_path: Path, write: Callable[..., Path],
+                                                           png: bytes) -> None:
+    """An include's ``![](media/Shot.PNG)`` naming ``includes/media/shot.png`` in another case is that
+    file (links of an include are relative to it, and DocFX v3 matches a file link in any case), not a
+    missing ``media/Shot.PNG`` next to the page."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "includes/media/shot.png", png)
+    write(tmp_path, "includes/inc.md", "![Shot](media/Shot.PNG)\n")
+    write(tmp_path, "a/b.md", "# B\n\n[!INCLUDE[x](../includes/inc.md)]\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a/b.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [m.path for m in doc.media if m.kind == "image"] == ["includes/media/shot.png"]
+    assert not any("not found" in w for w in doc.warnings)
+
+
 def test_tab_headings_are_tabs_not_sections(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     """``# [Label](#tab/id)`` headings label tabs (DocFX "Tabs"); the group ends at ``---``."""
     from murar.ingest.markup.registry import converter_for

@@ -27,7 +27,8 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   ``_img/x.png`` of the docset, so a link whose first segment is no folder of the
   docset is also looked up without its first two to four segments);
   a file that is not found as written is matched without regard to case (DocFX
-  v3, Learn's build engine, resolves ``media/ImAGe.PNG`` to ``media/image.png``).
+  v3, Learn's build engine, resolves ``media/ImAGe.PNG`` to ``media/image.png``),
+  in an include's links too (relative to the include, not to the page).
 - ``:::image type="content" source="..." alt-text="...":::`` is an image
   (``lightbox`` = its full-size link); ``type="complex"`` carries a long
   description up to ``:::image-end:::`` (kept as the caption);
@@ -1300,8 +1301,10 @@ class DocfxSite:
             # include to includes/includes/x.md)
             inc = self._inline_includes(inc, page_rel=res.rel_path, file_rel=res.rel_path, warnings=warnings,
                                         depth=depth + 1, stack=(*stack, res.rel_path), left=left)
+            # a link the include writes in another case is the include's file too (DocFX v3 matches any case)
             inc = rebase_links(inc, from_rel=res.rel_path, to_rel=page_rel,
-                               exists=lambda p: (self._root / p).is_file(), backslash_separates=True).strip("\n")
+                               exists=lambda p: (self._root / p).is_file() or self._any_case.find(p) is not None,
+                               backslash_separates=True).strip("\n")
             if _inline_include(body, m.start(), m.end()):
                 inc = inc.strip()  # read as inline content: the paragraph's edges hold no spaces
             prefix = _line_prefix(body, m.start())
