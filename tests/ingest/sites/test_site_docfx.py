@@ -191,6 +191,45 @@ def test_icons_are_never_answer_images(repo: Path) -> None:
     assert "docs/media/a/shot.png" in images
 
 
+def test_icon_right_before_a_word_is_an_icon_not_text(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
+    """``:::image type="icon" source="..."::`` + ``:SQL Server``: the closing ``:::`` may touch the next
+    word (Learn's "Applies to" includes write ``:::image type="icon" source="media/yes-icon.png":::SQL
+    Server``); the icon is an image and the word stays, no ``:::image`` text is left in the page."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "includes/media/yes.png", png)
+    write(tmp_path, "includes/applies.md",
+          '**Applies to:** :::image type="icon" source="media/yes.png":::SQL Server '
+          ':::image type="icon" source="media/yes.png":::Azure SQL Database\n')
+    write(tmp_path, "a/b.md", "# B\n\n[!INCLUDE[applies](../includes/applies.md)]\n\nBody text.\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a/b.md", site=site, assets_dir=tmp_path / "_assets")
+    text = doc.sections[0].text
+    assert ":::" not in text and "image type" not in text
+    assert "Applies to: SQL Server Azure SQL Database" in text
+    icons = [m for m in doc.media if m.kind == "image"]
+    assert [m.path for m in icons] == ["includes/media/yes.png"] * 2
+    assert all("tiny" in (m.flags or ()) for m in icons)
+
+
+def test_include_link_in_another_case_is_the_includes_file(tmp_path: Path, write: Callable[..., Path],
+                                                           png: bytes) -> None:
+    """An include's ``![](media/Shot.PNG)`` naming ``includes/media/shot.png`` in another case is that
+    file (links of an include are relative to it, and DocFX v3 matches a file link in any case), not a
+    missing ``media/Shot.PNG`` next to the page."""
+    from murar.ingest.markup.registry import converter_for
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"], "exclude": ["**/includes/**"]}]}}')
+    write(tmp_path, "includes/media/shot.png", png)
+    write(tmp_path, "includes/inc.md", "![Shot](media/Shot.PNG)\n")
+    write(tmp_path, "a/b.md", "# B\n\n[!INCLUDE[x](../includes/inc.md)]\n")
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a/b.md", site=site, assets_dir=tmp_path / "_assets")
+    assert [m.path for m in doc.media if m.kind == "image"] == ["includes/media/shot.png"]
+    assert not any("not found" in w for w in doc.warnings)
+
+
 def test_tab_headings_are_tabs_not_sections(tmp_path: Path, write: Callable[..., Path], png: bytes) -> None:
     """``# [Label](#tab/id)`` headings label tabs (DocFX "Tabs"); the group ends at ``---``."""
     from murar.ingest.markup.registry import converter_for
@@ -215,6 +254,36 @@ def test_tab_headings_are_tabs_not_sections(tmp_path: Path, write: Callable[...,
     text = doc.sections[0].text
     assert "Linux\n\nRun apt." in text and "Then restart." in text and "murar-tabs" not in text
     assert "# [Not a tab](#tab/code)" in text
+
+
+def test_next_tab_is_not_under_the_previous_tabs_last_heading(tmp_path: Path, write: Callable[..., Path],
+                                                              png: bytes) -> None:
+    """DocFX "Tabs": a heading inside a tab is part of that tab, so the next tab's text (and the
+    text after the group's ``---``) stands in the section around the group, not under the previous
+    tab's last heading (a Learn article with ``## [Go](#tab/go)`` then ``### Options`` in it)."""
+    from murar.ingest.markup.registry import converter_for
+    from murar.schema import ImageItem
+
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    write(tmp_path, "media/odbc.png", png)
+    write(tmp_path, "a.md", (
+        "# Sign in\n\nPick a version.\n\n"
+        "## [Go](#tab/go)\n\nGo signs in with azidentity.\n\n### Options\n\nUse --auth.\n\n#### Default\n\nTries all.\n\n"
+        "## [ODBC](#tab/odbc)\n\nODBC uses -G.\n\n![ODBC dialog](media/odbc.png)\n\n### Passwords\n\nGive -U and -P.\n\n"
+        "---\n\nBoth need a login.\n\n## Related\n\nMore.\n"))
+    site = docfx.load(tmp_path, "docfx.json")
+    doc = converter_for("markdown")(tmp_path / "a.md", site=site, assets_dir=tmp_path / "_assets")
+    sections = [(s.heading_path, s.text) for s in doc.sections]
+    under = {path: text for path, text in sections}
+    assert "ODBC uses -G." not in under[("Sign in", "Options", "Default")]
+    odbc = [path for path, text in sections if "ODBC uses -G." in text]
+    assert odbc == [("Sign in",)]
+    after = [path for path, text in sections if "Both need a login." in text]
+    assert after == [("Sign in",)]
+    assert "Both need a login." not in under[("Sign in", "Passwords")]
+    assert ("Sign in", "Related") in under
+    shot = next(m for m in doc.media if isinstance(m, ImageItem))
+    assert shot.tab == "ODBC" and shot.tab_set == ("Go", "ODBC")
 
 
 def test_cross_references_read_as_their_titles_or_names(tmp_path: Path, write: Callable[..., Path]) -> None:

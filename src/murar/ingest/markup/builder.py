@@ -359,6 +359,9 @@ class PageBuilder:
         self._image_checks: dict[str, ImageCheck] = {}  # by path: a picture used again is not decoded again
         self._tab_sets: list[list[str]] = []  # labels of every tab set of the page, in page order
         self._open_tabs: list[tuple[int, str]] = []  # (tab set, current tab label) of each open set
+        # of each open set, what :meth:`close_container` needs to return to the section around it, when
+        # the site's tabs hold their headings (``tabs_hold_headings``) and the set opened in a section
+        self._tab_frames: list[tuple[int, list[tuple[int, str]]] | None] = []
         self._tab_of: dict[int, int] = {}  # id(item) -> its tab set
         # id(item) -> context from its table row before/after it (clipped; None: that side has no cell text)
         self._row_of: dict[int, tuple[str | None, str | None]] = {}
@@ -507,13 +510,24 @@ class PageBuilder:
         its tabs follow as :meth:`tab` calls."""
         self._tab_sets.append([])
         self._open_tabs.append((len(self._tab_sets) - 1, ""))
+        held = getattr(self.site, "tabs_hold_headings", False) is True and bool(self._sections)
+        self._tab_frames.append(self.open_container() if held else None)
 
     def tab(self, label: str) -> None:
         """The tab ``label`` of the innermost open set starts (and the previous one ends).
-        Without an open set, one is opened (a tab marker whose set start was lost)."""
+        Without an open set, one is opened (a tab marker whose set start was lost).
+
+        On a site whose tabs hold their headings (``tabs_hold_headings``: DocFX, where a
+        heading inside a tab is part of that tab's content), a tab after one that started
+        headings returns to the section the set stands in, as a container does
+        (:meth:`close_container`): the next tab's text is not under the last heading of
+        the tab before it."""
         if not self._open_tabs:
             self.open_tab_set()
         set_no, _ = self._open_tabs[-1]
+        frame = self._tab_frames[-1] if self._tab_frames else None
+        if frame is not None and self._tab_sets[set_no]:
+            self.close_container(frame)
         label = clean_text(label)
         self._tab_sets[set_no].append(label)
         self._open_tabs[-1] = (set_no, label)
@@ -522,6 +536,9 @@ class PageBuilder:
         """The innermost open tab set ends (an unmatched close is ignored)."""
         if self._open_tabs:
             self._open_tabs.pop()
+            frame = self._tab_frames.pop() if self._tab_frames else None
+            if frame is not None:
+                self.close_container(frame)  # the text after the set is the section's around it
 
     def image(self, link: str, *, alt: str = "", caption: str = "", page_rel: str | None = None,
               inline: bool = False, declared_width: int | None = None,

@@ -27,12 +27,15 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   ``_img/x.png`` of the docset, so a link whose first segment is no folder of the
   docset is also looked up without its first two to four segments);
   a file that is not found as written is matched without regard to case (DocFX
-  v3, Learn's build engine, resolves ``media/ImAGe.PNG`` to ``media/image.png``).
+  v3, Learn's build engine, resolves ``media/ImAGe.PNG`` to ``media/image.png``),
+  in an include's links too (relative to the include, not to the page).
 - ``:::image type="content" source="..." alt-text="...":::`` is an image
   (``lightbox`` = its full-size link); ``type="complex"`` carries a long
   description up to ``:::image-end:::`` (kept as the caption);
   ``type="icon"`` is an icon (written as a 16-pixel ``<img class="icon">``, so the
-  media flags mark it ``tiny``/``inline`` and it is never an answer image).
+  media flags mark it ``tiny``/``inline`` and it is never an answer image). The
+  closing ``:::`` may touch the next word (``...yes-icon.png":::SQL Server``, Learn's
+  "Applies to" lines): the icon still is one.
 - ``![alt](clip.mp4)`` (a video file) and ``![alt](YouTube/Vimeo link)`` are
   videos (Markdig's MediaLinks extension, part of DocFX's Markdown pipeline).
 - ``> [!NOTE]``/``[!TIP]``/``[!IMPORTANT]``/``[!WARNING]``/``[!CAUTION]`` alerts
@@ -57,7 +60,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   (any level; ``#tab/id/condition`` for dependent tabs) are tab labels, not
   headings of the page; consecutive ones form a group that ends at a ``---``
   line or the end of the page (:func:`_tab_groups`). Each image in a tab records
-  its label and the group's labels.
+  its label and the group's labels. Headings inside a tab belong to it: the next
+  tab, and the text after the group's ``---``, are back in the section the group
+  stands in, not under the previous tab's last heading.
 """
 
 from __future__ import annotations
@@ -279,7 +284,7 @@ _INCLUDE = re.compile(r"\[!INCLUDE\s*\[(?P<title>(?:[^\[\]\\\n]|\\.)*)\]\(\s*<?(
 _CODE_REF = re.compile(r"\[!code(?:-(?P<lang>[\w+#-]+))?\s*\[[^\]]*\]\(\s*(?P<path>[^)\s?#]+)(?:\?(?P<query>[^)\s#]*))?"
                        r"(?:#(?P<frag>[^)\s]*))?(?:\s+\"[^\"]*\")?\s*\)\]",
                        re.IGNORECASE)
-_IMAGE = re.compile(r":::image\s+(?P<attrs>[^\n]*?)\s*:::(?!\w)", re.IGNORECASE)
+_IMAGE = re.compile(r":::image\s+(?P<attrs>[^\n]*?)\s*:::", re.IGNORECASE)
 _IMAGE_END = re.compile(r":::image-end:::", re.IGNORECASE)
 # snippet tag lines (DocFX CodeSnippetExtractor): a comment holding only <name> / </name>, or #region name
 _SNIPPET_TAG = re.compile(r"^\s*(?://|#|'|--|;|%|::|REM\b|<!--|/\*|\(\*|\{-)\s*<(?P<end>/?)(?P<name>[\w.-]+)>\s*"
@@ -886,6 +891,11 @@ def _include_targets(text: str) -> list[str]:
 class DocfxSite:
     """A DocFX / Microsoft Learn docset (see module doc). The constructor does no I/O."""
 
+    #: a heading inside a tab is part of that tab (DocFX "Tabs": the group holds everything up to
+    #: its ``---``), so the next tab's text returns to the section the group stands in
+    #: (:meth:`murar.ingest.markup.builder.PageBuilder.tab`)
+    tabs_hold_headings = True
+
     def __init__(self, config: SiteConfig, settings: DocfxSettings) -> None:
         self._config = config
         self._settings = settings
@@ -1291,8 +1301,10 @@ class DocfxSite:
             # include to includes/includes/x.md)
             inc = self._inline_includes(inc, page_rel=res.rel_path, file_rel=res.rel_path, warnings=warnings,
                                         depth=depth + 1, stack=(*stack, res.rel_path), left=left)
+            # a link the include writes in another case is the include's file too (DocFX v3 matches any case)
             inc = rebase_links(inc, from_rel=res.rel_path, to_rel=page_rel,
-                               exists=lambda p: (self._root / p).is_file(), backslash_separates=True).strip("\n")
+                               exists=lambda p: (self._root / p).is_file() or self._any_case.find(p) is not None,
+                               backslash_separates=True).strip("\n")
             if _inline_include(body, m.start(), m.end()):
                 inc = inc.strip()  # read as inline content: the paragraph's edges hold no spaces
             prefix = _line_prefix(body, m.start())
