@@ -876,6 +876,67 @@ def _deindent_inner(body: str, margin_of: Callable[[re.Match[str]], int | None])
     return "".join([*pieces, body[pos:]])
 
 
+#: characters of each of the last moved pieces a tab set's list step is looked for in
+_STEP_LOOKBACK_CHARS = 50_000
+
+
+def _tab_sets_in_steps(body: str) -> str:
+    """``body`` with the content of each paired tab set opened inside a list step
+    (:func:`_line_indent`) moved right to that step's column where it stands left of
+    it, its lines' relative indentation kept. Hugo replaces a shortcode by its output
+    where it stands, so a tab set opened in a step is in that step however its content
+    is indented (the OpenTelemetry docs write the tabs' code fences at the margin under
+    a step's ``{{< tabpane >}}``), and the step goes on after it; read in place, a fence
+    at the margin ended the list, and the step's later text (a heading, a table) became
+    an indented code block. One pass; a set inside one moved goes with it."""
+    tags = list(_SHORTCODE.finditer(body))
+    closing = _closing_tags(tags)
+    pieces: list[str] = []
+    pos = done = 0
+    for m in tags:
+        if m.group("close") or m.group("self") or m.start() < done or m.start() not in closing \
+                or m.group("name").lower() not in _TAB_SETS:
+            continue
+        # (the step is looked for above the set as already moved: a set earlier in the step, its
+        # fences moved off the margin, does not end the step)
+        above = "".join(x[-_STEP_LOOKBACK_CHARS:] for x in pieces[-4:]) + body[pos:m.start()]
+        step = len(_line_indent(above, len(above)))
+        if not step:
+            continue
+        close = closing[m.start()]
+        lines = body[m.end():close.start()].split("\n")
+        inner = lines[1:-1]  # the lines between the set's opening line and its closing tag's
+        texts = [x for x in inner if _SHORTCODE.sub("", x).strip()]  # (lines of tags only: no content)
+        low = min((len(x) - len(x.lstrip(" ")) for x in texts), default=step)
+        if low >= step or any("\t" in x[:len(x) - len(x.lstrip())] for x in inner):
+            continue
+        pad = " " * (step - low)
+        pieces += [body[pos:m.end()], "\n".join([lines[0], *(pad + x if x.strip() else x for x in inner), lines[-1]])]
+        pos = done = close.start()
+    return "".join([*pieces, body[pos:]])
+
+
+def _tab_steps(body: str) -> dict[int, int]:
+    """The column of the list step each tab of ``body`` is in (by its opening tag's
+    start), through its tab set (:func:`_tab_sets_in_steps`); tabs of a set outside a
+    list are left out."""
+    tags = list(_SHORTCODE.finditer(body))
+    closing = _closing_tags(tags)
+    steps: dict[int, int] = {}
+    open_sets: list[tuple[int, int]] = []  # (closing tag start, step column) of the sets open here
+    for m in tags:
+        while open_sets and open_sets[-1][0] <= m.start():
+            open_sets.pop()
+        name = m.group("name").lower()
+        if m.group("close") or m.group("self"):
+            continue
+        if name in _TAB_SETS and m.start() in closing:
+            open_sets.append((closing[m.start()].start(), len(_line_indent(body, m.start()))))
+        elif name in _TAB_ITEMS and open_sets and open_sets[-1][1]:
+            steps[m.start()] = open_sets[-1][1]
+    return steps
+
+
 def _closing_tags(tags: list[re.Match[str]]) -> dict[int, re.Match[str]]:
     """The closing tag of each opening one (by its start) among the shortcode ``tags`` of a
     text in order, nesting aware per name (a stack per name; one pass). An opening tag
@@ -2164,13 +2225,18 @@ class HugoSite:
         pos = 0
         h = self._html_page(page_rel)  # an HTML content page gets HTML, not Markdown
         panes: list[Shortcode] = []  # the open tab sets, innermost last
+        pane_steps: list[str] = []  # the indentation of the list step each open set is in ("": none)
         tabs_seen: list[int] = []  # tabs met so far in each open set (Docsy's tab .Ordinal)
+        body = _tab_sets_in_steps(body)
+        tab_steps = _tab_steps(body)
+
         def margin_of(m: re.Match[str]) -> int | None:
-            # a tab's content goes to the margin, after its tab marker; a callout's stays in the
-            # block its tag opens (a list step), at the tag's indentation
+            # a tab's content goes to the margin, after its tab marker (in a list step: the step's
+            # column, where its set stands); a callout's stays in the block its tag opens (a list
+            # step), at the tag's indentation
             name = m.group("name").lower()
             if name in _TAB_ITEMS:
-                return 0
+                return tab_steps.get(m.start(), 0)
             if self.callout(parse_args(name, m.group("args"))) is None:
                 return None
             before = body[body.rfind("\n", 0, m.start()) + 1:m.start()]
@@ -2190,11 +2256,12 @@ class HugoSite:
             if m.group("close"):
                 if m.start() in after_inner:  # the rest of the site template drawn around this content
                     out.append(after_inner.pop(m.start()))
-                if name in _TAB_SETS:  # a tab set ends (murar.ingest.markup.tabs)
-                    out.append(f"\n\n{set_close()}\n\n")
+                if name in _TAB_SETS:  # a tab set ends (murar.ingest.markup.tabs), in its list step
+                    out.append(f"\n\n{set_close(pane_steps[-1] if pane_steps else '')}\n\n")
                     if panes:
                         panes.pop()
                         tabs_seen.pop()
+                        pane_steps.pop()
                 continue  # closing tags of reduced shortcodes
             if name == "comment" and not m.group("self") and (end := closing.get(m.start())) is not None:
                 # Hugo's embedded comment shortcode (0.137.1+): what it encloses is left out of the page
@@ -2202,6 +2269,7 @@ class HugoSite:
                 continue
             sc = parse_args(name, m.group("args"))
             docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
+            step = pane_steps[-1] if pane_steps and name in _TAB_ITEMS else ""  # a tab's list step
             if name in _TAB_ITEMS and tabs_seen:
                 tabs_seen[-1] += 1
             wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES or name in DIAGRAM_SHORTCODES \
@@ -2267,7 +2335,7 @@ class HugoSite:
             elif name in _TAB_ITEMS and panes and close is None and sc.params.get("include", "").strip():
                 # Kubernetes' tab include= (tabs.html): a tab without content shows that file
                 label = label or f"Tab {tabs_seen[-1]}"  # (tab.html: T "tab_default" with its ordinal)
-                out.append(f"\n\n{tab_start(_label_text(label))}\n\n" + _bold(_label_text(label), html_out=h))
+                out.append(f"\n\n{tab_start(_label_text(label), step)}\n\n{step}" + _bold(_label_text(label), html_out=h))
                 out.append(self._tab_include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack,
                                              budget=budget) + "\n\n")
             elif name in CODE_SAMPLE_SHORTCODES:
@@ -2355,8 +2423,8 @@ class HugoSite:
                     sc, panes[-1], markdown_delims=m.group("angle") is None, inner=inner):
                 # Docsy tabpane: a tab's content is code unless text=true (tab or tabpane)
                 label = label or f"Tab {tabs_seen[-1] - 1}"  # Docsy's default header
-                out.append(f"\n\n{tab_start(_label_text(label))}\n\n" + _bold(_label_text(label), html_out=h))
-                out.append(_fence(inner, _docsy_tab_lang(sc, panes[-1], label), html_out=h))
+                out.append(f"\n\n{tab_start(_label_text(label), step)}\n\n{step}" + _bold(_label_text(label), html_out=h))
+                out.append(_fence(inner, _docsy_tab_lang(sc, panes[-1], label), html_out=h, indent=step))
                 pos = close.end()
             elif name == "card" and close is not None and _truthy(sc.params.get("code")):
                 # Docsy card code=true: the inner content is highlighted code
@@ -2448,11 +2516,12 @@ class HugoSite:
                 pos = close.end()
             else:
                 if name in _TAB_SETS and not m.group("self"):
-                    out.append(f"\n\n{set_open()}\n\n")
+                    pane_steps.append(_line_indent(body, m.start()))
+                    out.append(f"\n\n{set_open(pane_steps[-1])}\n\n")
                     panes.append(sc)
                     tabs_seen.append(0)
                 elif name in _TAB_ITEMS and label and close is not None:
-                    out.append(f"\n\n{tab_start(_label_text(label))}\n\n")
+                    out.append(f"\n\n{tab_start(_label_text(label), step)}\n\n{step}")
                 if close is not None and _CARD.search(name):
                     # a card wrapping content (Hugo Book card image=) shows its image above it
                     out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
