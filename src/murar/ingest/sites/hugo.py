@@ -1722,11 +1722,11 @@ class HugoSite:
             cands += self._served_from("static", site_path)
             # content is served at its path, and a language's under /<lang>/ (bundle resources too)
             content_paths = [site_path, *self._without_language_prefix(site_path)]
-            cands += [safe_join(c, p) for p in content_paths for c in self._config.content_dirs]
+            cands += [safe_join(c, inner) for p in content_paths for c, inner in self._content_served(p)]
             if self._config.settings.get("path_to_lower", "true") == "true" \
                     and first_existing(self._root, cands) is None:  # (folders listed only when needed)
-                cands += [f for p in content_paths for c in self._config.content_dirs
-                          if (f := self._published_as(c, p))]
+                cands += [f for p in content_paths for c, inner in self._content_served(p)
+                          if (f := self._published_as(c, inner))]
             cands += self._served_from("assets", site_path)
             cands += self._file_mounted(content_paths)
         else:
@@ -1735,7 +1735,7 @@ class HugoSite:
                 cands += [safe_join(d, path) for d in self.linked_bundle_dirs(page_rel)]
             url_dir = self.page_url_dir(page_rel)
             cands += self._served_from("static", safe_join(url_dir, path))
-            cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
+            cands += [safe_join(c, inner) for c, inner in self._content_served(safe_join(url_dir, path))]
             cands += self._served_from("assets", safe_join(path))
             served = safe_join(url_dir, path)
             cands += self._file_mounted([served, *self._without_language_prefix(served)])
@@ -1814,6 +1814,22 @@ class HugoSite:
             sub, _, source = pair.partition("=")
             if sub and source and (site_path == sub or site_path.startswith(sub + "/")):
                 out.append(safe_join(source, site_path[len(sub):].lstrip("/")))
+        return out
+
+    def _content_served(self, site_path: str) -> list[tuple[str, str]]:
+        """The content folders that can serve ``site_path`` (relative to the site root), each
+        with the path inside it: a folder mounted at a subfolder of content (``source: spec``,
+        ``target: content/docs/spec``, Hugo module mounts) serves only the paths under that
+        subfolder (``docs/spec/img/x.png`` from ``spec/img/x.png``), never ``img/x.png``."""
+        mounted_at = dict(kv.split("=", 1) for kv in self._config.settings.get("content_mount_paths", "").split(";")
+                          if "=" in kv)
+        out: list[tuple[str, str]] = []
+        for content in self._config.content_dirs:
+            sub = mounted_at.get(content, "")
+            if not sub:
+                out.append((content, site_path))
+            elif site_path == sub or site_path.startswith(sub + "/"):
+                out.append((content, site_path[len(sub):].lstrip("/")))
         return out
 
     def _own_url(self, link: str) -> str | None:
