@@ -99,3 +99,13 @@ def test_tab_set_outside_a_list_is_unchanged(tmp_path: Path, write: Callable[...
     out = site.preprocess("Intro.\n\n{{< tabpane text=true >}}\n{{% tab Make %}}\n\n```shell\nmake\n```\n\n"
                           "{{% /tab %}}\n{{< /tabpane >}}\n", page_rel="content/docs/run.md")
     assert "\n<!-- murar-tabs:open -->" in out and "\n```shell\nmake\n```" in out
+
+
+def test_markdown_delimited_tab_set_content_is_not_moved(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A {{% %}} set's output is Markdown in the page (Hugo 0.55+): its content at the margin
+    stays there."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess("1. Run:\n\n   {{% tabs %}}\n{{% tab \"A\" %}}\n\n```shell\nmake\n```\n\n"
+                          "{{% /tab %}}\n   {{% /tabs %}}\n", page_rel="content/docs/run.md")
+    assert "\n```shell\nmake\n```" in out

@@ -881,11 +881,11 @@ _STEP_LOOKBACK_CHARS = 50_000
 
 
 def _tab_sets_in_steps(body: str) -> str:
-    """``body`` with the content of each paired tab set opened inside a list step
-    (:func:`_line_indent`) moved right to that step's column where it stands left of
-    it, its lines' relative indentation kept. Hugo replaces a shortcode by its output
-    where it stands, so a tab set opened in a step is in that step however its content
-    is indented (the OpenTelemetry docs write the tabs' code fences at the margin under
+    """``body`` with the content of each paired ``{{< >}}`` tab set opened inside a list
+    step (:func:`_line_indent`) moved right to that step's column where it stands left of
+    it, its lines' relative indentation kept. Hugo puts such a shortcode's output in the
+    page where it stands, never read as Markdown there, so a tab set opened in a step is
+    in that step however its content is indented (the OpenTelemetry docs write the tabs' code fences at the margin under
     a step's ``{{< tabpane >}}``), and the step goes on after it; read in place, a fence
     at the margin ended the list, and the step's later text (a heading, a table) became
     an indented code block. One pass; a set inside one moved goes with it."""
@@ -895,7 +895,7 @@ def _tab_sets_in_steps(body: str) -> str:
     pos = done = 0
     for m in tags:
         if m.group("close") or m.group("self") or m.start() < done or m.start() not in closing \
-                or m.group("name").lower() not in _TAB_SETS:
+                or m.group("name").lower() not in _TAB_SETS or m.group("angle") is None:
             continue
         # (the step is looked for above the set as already moved: a set earlier in the step, its
         # fences moved off the margin, does not end the step)
