@@ -8,7 +8,8 @@ top (``hugo`` builds the production environment); ``contentDir`` (default
 drop theirs), ``staticDir`` (a string or a list, plus ``staticDir0`` ...
 ``staticDir10``), ``themes/<theme>/static``, ``[[module.mounts]]`` that remap
 ``content``/``static``/``assets`` (a mount replaces the project's default
-folder; a target subfolder such as ``static/images`` serves that path),
+folder; a target subfolder such as ``static/images`` or ``content/docs/spec``
+serves that path, and only that one),
 ``baseURL`` (its path is the site prefix), ``ignoreFiles`` (regular
 expressions), and the front matter that keeps a page out of the site:
 ``draft``, ``headless`` (leaf bundles), ``build``/``_build`` (``render:
@@ -36,7 +37,8 @@ shortcode with an image ``src`` become Markdown images with their caption
 :meth:`HugoSite.page_resources`; carousels and galleries of resource globs give
 one image per match); ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
-a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Relearn's
+a ``{{< >}}`` tab set opened in a list step stays in that step, its content moved to the
+step's column (Hugo puts its output where it stands); a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Relearn's
 ``title`` is shown), a tab without content shows the file its ``include=`` names
 (Kubernetes: a leaf bundle's file matching ``**<include>*``, else a page beside the page;
 that file is then no page); ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
