@@ -2074,30 +2074,42 @@ class HugoSite:
     def _section_children(self, page_rel: str) -> list[tuple[str, dict[str, Any]]]:
         """The pages Hugo gives a section page ``page_rel`` (``_index.*``) as ``.Pages``:
         the section folder's own pages and its subfolders' ``_index``/``index`` pages
-        (``_index.<lang>.*`` of the language read, translation by file name),
+        (``_index.<lang>.*`` of the language read, translation by file name), and the pages
+        of a subfolder with neither (no section, no bundle: its pages are the section's),
         as :meth:`classify` publishes them, with their front matter (at most
         :data:`_SECTION_INDEX_MAX`, in file name order; none for another page)."""
         folder, name = posixpath.split(page_rel)
         if not name.startswith("_index.") or self._content_dir_of(page_rel) is None:
             return []
-        try:
-            entries = sorted(self._root.joinpath(folder).iterdir(), key=lambda p: p.name)[:_SECTION_INDEX_MAX * 4]
-        except OSError:
-            return []
         children: list[tuple[str, dict[str, Any]]] = []
-        for entry in entries:
-            rel = f"{folder}/{entry.name}"
-            if entry.is_dir() and not entry.is_symlink():
-                # the subfolder's page: its index in the language read (_index.en.md), or with no code
-                rel = next((f"{rel}/{n}{lang}{x}" for n in ("_index", "index") for lang in (f".{self._lang}", "")
-                            for x in PAGE_MARKUP if (entry / f"{n}{lang}{x}").is_file()
-                            and self.classify(f"{rel}/{n}{lang}{x}").role == FileRole.PAGE), "")
-            elif entry.name.startswith(("_index.", "index.")) or not entry.is_file():
+        folders = deque([(folder, 0)])
+        listed = 0
+        while folders and len(children) < _SECTION_INDEX_MAX and listed < _SECTION_INDEX_MAX * 4:
+            here, depth = folders.popleft()
+            try:
+                entries = sorted(self._root.joinpath(here).iterdir(), key=lambda p: p.name)[:_SECTION_INDEX_MAX * 4]
+            except OSError:
                 continue
-            if not rel or len(children) >= _SECTION_INDEX_MAX or self.classify(rel).role != FileRole.PAGE \
-                    or inside_root(self._root / rel, self._root.resolve()).problem:
-                continue  # (a file linked out of the corpus is never read)
-            children.append((rel, self._front_matter(rel)))
+            listed += len(entries)
+            for entry in entries:
+                rel = f"{here}/{entry.name}"
+                if entry.is_dir() and not entry.is_symlink():
+                    # the subfolder's page: its index in the language read (_index.en.md), or with no code
+                    index = next((f"{rel}/{n}{lang}{x}" for n in ("_index", "index") for lang in (f".{self._lang}", "")
+                                  for x in PAGE_MARKUP if (entry / f"{n}{lang}{x}").is_file()), "")
+                    if not index:
+                        # a folder with neither _index nor index is no section and no bundle (Hugo: a section
+                        # is a top-level folder or one with an _index file): its pages are this section's
+                        if depth < _TOC_TREE_DEPTH:
+                            folders.append((rel, depth + 1))
+                        continue
+                    rel = index
+                elif entry.name.startswith(("_index.", "index.")) or not entry.is_file():
+                    continue
+                if len(children) >= _SECTION_INDEX_MAX or self.classify(rel).role != FileRole.PAGE \
+                        or inside_root(self._root / rel, self._root.resolve()).problem:
+                    continue  # (a file linked out of the corpus is never read)
+                children.append((rel, self._front_matter(rel)))
         return children
 
     def _geekdoc_toc_tree(self, page_rel: str) -> str:
