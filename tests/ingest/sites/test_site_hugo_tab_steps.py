@@ -109,3 +109,18 @@ def test_markdown_delimited_tab_set_content_is_not_moved(tmp_path: Path, write: 
     out = site.preprocess("1. Run:\n\n   {{% tabs %}}\n{{% tab \"A\" %}}\n\n```shell\nmake\n```\n\n"
                           "{{% /tab %}}\n   {{% /tabs %}}\n", page_rel="content/docs/run.md")
     assert "\n```shell\nmake\n```" in out
+
+
+def test_tab_labels_of_a_set_written_at_the_step_stay_in_the_step(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Tabs, labels and fences all written at the step's column: the tabs' code is code and the
+    step's text after the set is the step's, not a code block."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\n')
+    write(tmp_path, "content/docs/run.md", "---\ntitle: Run\n---\n\n## Start\n\n1. Install.\n\n"
+          "    {{< tabpane text=true >}}\n    {{% tab header=\"Shell\" %}}\n\n    ```shell\n    pip install w\n"
+          "    ```\n\n    {{% /tab %}}\n    {{% tab header=\"Notebook\" %}}\n\n    ```bash\n    !pip install w\n"
+          "    ```\n\n    {{% /tab %}}\n    {{< /tabpane >}}\n\n    Tested up to 8.0.\n\n2. Import.\n")
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/docs/run.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    text = doc.sections[0].text
+    assert "```" not in text and "murar-tabs" not in text and "**" not in text
+    assert "Shell\n\npip install w\n\nNotebook\n\n!pip install w\n\nTested up to 8.0." in text

@@ -2615,7 +2615,8 @@ class HugoSite:
                             and body[above:line_start].strip() and "\n" in inner.strip():
                         # a block (details, expand) opened on the line under a paragraph: its box is a block of
                         # its own (its <details>/<div> interrupts that paragraph), not the paragraph's last words
-                        out.append("\n\n")
+                        # (a tab's label in a list step: at the step's column)
+                        out.append("\n\n" + step)
                     # with its subtitle (Blowfish timelineItem subheader=) after it
                     subtitle = _strip_markup(sc.get("subtitle", "subheader"))
                     out.append(_bold(_label_text(label), html_out=h) + (f"{subtitle} " if subtitle else ""))
