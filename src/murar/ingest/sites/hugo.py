@@ -8,7 +8,8 @@ top (``hugo`` builds the production environment); ``contentDir`` (default
 drop theirs), ``staticDir`` (a string or a list, plus ``staticDir0`` ...
 ``staticDir10``), ``themes/<theme>/static``, ``[[module.mounts]]`` that remap
 ``content``/``static``/``assets`` (a mount replaces the project's default
-folder; a target subfolder such as ``static/images`` serves that path),
+folder; a target subfolder such as ``static/images`` or ``content/docs/spec``
+serves that path, and only that one),
 ``baseURL`` (its path is the site prefix), ``ignoreFiles`` (regular
 expressions), and the front matter that keeps a page out of the site:
 ``draft``, ``headless`` (leaf bundles), ``build``/``_build`` (``render:
@@ -36,7 +37,8 @@ shortcode with an image ``src`` become Markdown images with their caption
 :meth:`HugoSite.page_resources`; carousels and galleries of resource globs give
 one image per match); ``include``/``readfile`` pull the file in at that place (theme convention:
 ``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
-a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Relearn's
+a ``{{< >}}`` tab set opened in a list step stays in that step, its content moved to the
+step's column (Hugo puts its output where it stands); a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Relearn's
 ``title`` is shown), a tab without content shows the file its ``include=`` names
 (Kubernetes: a leaf bundle's file matching ``**<include>*``, else a page beside the page;
 that file is then no page); ``highlight``, ``code``/``code-toggle``/``multiconfig``, ``mermaid`` (a
@@ -876,6 +878,67 @@ def _deindent_inner(body: str, margin_of: Callable[[re.Match[str]], int | None])
     return "".join([*pieces, body[pos:]])
 
 
+#: characters of each of the last moved pieces a tab set's list step is looked for in
+_STEP_LOOKBACK_CHARS = 50_000
+
+
+def _tab_sets_in_steps(body: str) -> str:
+    """``body`` with the content of each paired ``{{< >}}`` tab set opened inside a list
+    step (:func:`_line_indent`) moved right to that step's column where it stands left of
+    it, its lines' relative indentation kept. Hugo puts such a shortcode's output in the
+    page where it stands, never read as Markdown there, so a tab set opened in a step is
+    in that step however its content is indented (the OpenTelemetry docs write the tabs' code fences at the margin under
+    a step's ``{{< tabpane >}}``), and the step goes on after it; read in place, a fence
+    at the margin ended the list, and the step's later text (a heading, a table) became
+    an indented code block. One pass; a set inside one moved goes with it."""
+    tags = list(_SHORTCODE.finditer(body))
+    closing = _closing_tags(tags)
+    pieces: list[str] = []
+    pos = done = 0
+    for m in tags:
+        if m.group("close") or m.group("self") or m.start() < done or m.start() not in closing \
+                or m.group("name").lower() not in _TAB_SETS or m.group("angle") is None:
+            continue
+        # (the step is looked for above the set as already moved: a set earlier in the step, its
+        # fences moved off the margin, does not end the step)
+        above = "".join(x[-_STEP_LOOKBACK_CHARS:] for x in pieces[-4:]) + body[pos:m.start()]
+        step = len(_line_indent(above, len(above)))
+        if not step:
+            continue
+        close = closing[m.start()]
+        lines = body[m.end():close.start()].split("\n")
+        inner = lines[1:-1]  # the lines between the set's opening line and its closing tag's
+        texts = [x for x in inner if _SHORTCODE.sub("", x).strip()]  # (lines of tags only: no content)
+        low = min((len(x) - len(x.lstrip(" ")) for x in texts), default=step)
+        if low >= step or any("\t" in x[:len(x) - len(x.lstrip())] for x in inner):
+            continue
+        pad = " " * (step - low)
+        pieces += [body[pos:m.end()], "\n".join([lines[0], *(pad + x if x.strip() else x for x in inner), lines[-1]])]
+        pos = done = close.start()
+    return "".join([*pieces, body[pos:]])
+
+
+def _tab_steps(body: str) -> dict[int, int]:
+    """The column of the list step each tab of ``body`` is in (by its opening tag's
+    start), through its tab set (:func:`_tab_sets_in_steps`); tabs of a set outside a
+    list are left out."""
+    tags = list(_SHORTCODE.finditer(body))
+    closing = _closing_tags(tags)
+    steps: dict[int, int] = {}
+    open_sets: list[tuple[int, int]] = []  # (closing tag start, step column) of the sets open here
+    for m in tags:
+        while open_sets and open_sets[-1][0] <= m.start():
+            open_sets.pop()
+        name = m.group("name").lower()
+        if m.group("close") or m.group("self"):
+            continue
+        if name in _TAB_SETS and m.start() in closing:
+            open_sets.append((closing[m.start()].start(), len(_line_indent(body, m.start()))))
+        elif name in _TAB_ITEMS and open_sets and open_sets[-1][1]:
+            steps[m.start()] = open_sets[-1][1]
+    return steps
+
+
 def _closing_tags(tags: list[re.Match[str]]) -> dict[int, re.Match[str]]:
     """The closing tag of each opening one (by its start) among the shortcode ``tags`` of a
     text in order, nesting aware per name (a stack per name; one pass). An opening tag
@@ -1661,11 +1724,11 @@ class HugoSite:
             cands += self._served_from("static", site_path)
             # content is served at its path, and a language's under /<lang>/ (bundle resources too)
             content_paths = [site_path, *self._without_language_prefix(site_path)]
-            cands += [safe_join(c, p) for p in content_paths for c in self._config.content_dirs]
+            cands += [safe_join(c, inner) for p in content_paths for c, inner in self._content_served(p)]
             if self._config.settings.get("path_to_lower", "true") == "true" \
                     and first_existing(self._root, cands) is None:  # (folders listed only when needed)
-                cands += [f for p in content_paths for c in self._config.content_dirs
-                          if (f := self._published_as(c, p))]
+                cands += [f for p in content_paths for c, inner in self._content_served(p)
+                          if (f := self._published_as(c, inner))]
             cands += self._served_from("assets", site_path)
             cands += self._file_mounted(content_paths)
         else:
@@ -1674,7 +1737,7 @@ class HugoSite:
                 cands += [safe_join(d, path) for d in self.linked_bundle_dirs(page_rel)]
             url_dir = self.page_url_dir(page_rel)
             cands += self._served_from("static", safe_join(url_dir, path))
-            cands += [safe_join(c, url_dir, path) for c in self._config.content_dirs]
+            cands += [safe_join(c, inner) for c, inner in self._content_served(safe_join(url_dir, path))]
             cands += self._served_from("assets", safe_join(path))
             served = safe_join(url_dir, path)
             cands += self._file_mounted([served, *self._without_language_prefix(served)])
@@ -1753,6 +1816,22 @@ class HugoSite:
             sub, _, source = pair.partition("=")
             if sub and source and (site_path == sub or site_path.startswith(sub + "/")):
                 out.append(safe_join(source, site_path[len(sub):].lstrip("/")))
+        return out
+
+    def _content_served(self, site_path: str) -> list[tuple[str, str]]:
+        """The content folders that can serve ``site_path`` (relative to the site root), each
+        with the path inside it: a folder mounted at a subfolder of content (``source: spec``,
+        ``target: content/docs/spec``, Hugo module mounts) serves only the paths under that
+        subfolder (``docs/spec/img/x.png`` from ``spec/img/x.png``), never ``img/x.png``."""
+        mounted_at = dict(kv.split("=", 1) for kv in self._config.settings.get("content_mount_paths", "").split(";")
+                          if "=" in kv)
+        out: list[tuple[str, str]] = []
+        for content in self._config.content_dirs:
+            sub = mounted_at.get(content, "")
+            if not sub:
+                out.append((content, site_path))
+            elif site_path == sub or site_path.startswith(sub + "/"):
+                out.append((content, site_path[len(sub):].lstrip("/")))
         return out
 
     def _own_url(self, link: str) -> str | None:
@@ -1995,30 +2074,42 @@ class HugoSite:
     def _section_children(self, page_rel: str) -> list[tuple[str, dict[str, Any]]]:
         """The pages Hugo gives a section page ``page_rel`` (``_index.*``) as ``.Pages``:
         the section folder's own pages and its subfolders' ``_index``/``index`` pages
-        (``_index.<lang>.*`` of the language read, translation by file name),
+        (``_index.<lang>.*`` of the language read, translation by file name), and the pages
+        of a subfolder with neither (no section, no bundle: its pages are the section's),
         as :meth:`classify` publishes them, with their front matter (at most
         :data:`_SECTION_INDEX_MAX`, in file name order; none for another page)."""
         folder, name = posixpath.split(page_rel)
         if not name.startswith("_index.") or self._content_dir_of(page_rel) is None:
             return []
-        try:
-            entries = sorted(self._root.joinpath(folder).iterdir(), key=lambda p: p.name)[:_SECTION_INDEX_MAX * 4]
-        except OSError:
-            return []
         children: list[tuple[str, dict[str, Any]]] = []
-        for entry in entries:
-            rel = f"{folder}/{entry.name}"
-            if entry.is_dir() and not entry.is_symlink():
-                # the subfolder's page: its index in the language read (_index.en.md), or with no code
-                rel = next((f"{rel}/{n}{lang}{x}" for n in ("_index", "index") for lang in (f".{self._lang}", "")
-                            for x in PAGE_MARKUP if (entry / f"{n}{lang}{x}").is_file()
-                            and self.classify(f"{rel}/{n}{lang}{x}").role == FileRole.PAGE), "")
-            elif entry.name.startswith(("_index.", "index.")) or not entry.is_file():
+        folders = deque([(folder, 0)])
+        listed = 0
+        while folders and len(children) < _SECTION_INDEX_MAX and listed < _SECTION_INDEX_MAX * 4:
+            here, depth = folders.popleft()
+            try:
+                entries = sorted(self._root.joinpath(here).iterdir(), key=lambda p: p.name)[:_SECTION_INDEX_MAX * 4]
+            except OSError:
                 continue
-            if not rel or len(children) >= _SECTION_INDEX_MAX or self.classify(rel).role != FileRole.PAGE \
-                    or inside_root(self._root / rel, self._root.resolve()).problem:
-                continue  # (a file linked out of the corpus is never read)
-            children.append((rel, self._front_matter(rel)))
+            listed += len(entries)
+            for entry in entries:
+                rel = f"{here}/{entry.name}"
+                if entry.is_dir() and not entry.is_symlink():
+                    # the subfolder's page: its index in the language read (_index.en.md), or with no code
+                    index = next((f"{rel}/{n}{lang}{x}" for n in ("_index", "index") for lang in (f".{self._lang}", "")
+                                  for x in PAGE_MARKUP if (entry / f"{n}{lang}{x}").is_file()), "")
+                    if not index:
+                        # a folder with neither _index nor index is no section and no bundle (Hugo: a section
+                        # is a top-level folder or one with an _index file): its pages are this section's
+                        if depth < _TOC_TREE_DEPTH:
+                            folders.append((rel, depth + 1))
+                        continue
+                    rel = index
+                elif entry.name.startswith(("_index.", "index.")) or not entry.is_file():
+                    continue
+                if len(children) >= _SECTION_INDEX_MAX or self.classify(rel).role != FileRole.PAGE \
+                        or inside_root(self._root / rel, self._root.resolve()).problem:
+                    continue  # (a file linked out of the corpus is never read)
+                children.append((rel, self._front_matter(rel)))
         return children
 
     def _geekdoc_toc_tree(self, page_rel: str) -> str:
@@ -2164,13 +2255,18 @@ class HugoSite:
         pos = 0
         h = self._html_page(page_rel)  # an HTML content page gets HTML, not Markdown
         panes: list[Shortcode] = []  # the open tab sets, innermost last
+        pane_steps: list[str] = []  # the indentation of the list step each open set is in ("": none)
         tabs_seen: list[int] = []  # tabs met so far in each open set (Docsy's tab .Ordinal)
+        body = _tab_sets_in_steps(body)
+        tab_steps = _tab_steps(body)
+
         def margin_of(m: re.Match[str]) -> int | None:
-            # a tab's content goes to the margin, after its tab marker; a callout's stays in the
-            # block its tag opens (a list step), at the tag's indentation
+            # a tab's content goes to the margin, after its tab marker (in a list step: the step's
+            # column, where its set stands); a callout's stays in the block its tag opens (a list
+            # step), at the tag's indentation
             name = m.group("name").lower()
             if name in _TAB_ITEMS:
-                return 0
+                return tab_steps.get(m.start(), 0)
             if self.callout(parse_args(name, m.group("args"))) is None:
                 return None
             before = body[body.rfind("\n", 0, m.start()) + 1:m.start()]
@@ -2190,11 +2286,12 @@ class HugoSite:
             if m.group("close"):
                 if m.start() in after_inner:  # the rest of the site template drawn around this content
                     out.append(after_inner.pop(m.start()))
-                if name in _TAB_SETS:  # a tab set ends (murar.ingest.markup.tabs)
-                    out.append(f"\n\n{set_close()}\n\n")
+                if name in _TAB_SETS:  # a tab set ends (murar.ingest.markup.tabs), in its list step
+                    out.append(f"\n\n{set_close(pane_steps[-1] if pane_steps else '')}\n\n")
                     if panes:
                         panes.pop()
                         tabs_seen.pop()
+                        pane_steps.pop()
                 continue  # closing tags of reduced shortcodes
             if name == "comment" and not m.group("self") and (end := closing.get(m.start())) is not None:
                 # Hugo's embedded comment shortcode (0.137.1+): what it encloses is left out of the page
@@ -2202,6 +2299,7 @@ class HugoSite:
                 continue
             sc = parse_args(name, m.group("args"))
             docsy_tab = name == "tab" and bool(panes) and panes[-1].name == "tabpane"
+            step = pane_steps[-1] if pane_steps and name in _TAB_ITEMS else ""  # a tab's list step
             if name in _TAB_ITEMS and tabs_seen:
                 tabs_seen[-1] += 1
             wants_inner = name in IMAGE_SHORTCODES or name in CODE_BLOCK_SHORTCODES or name in DIAGRAM_SHORTCODES \
@@ -2267,7 +2365,7 @@ class HugoSite:
             elif name in _TAB_ITEMS and panes and close is None and sc.params.get("include", "").strip():
                 # Kubernetes' tab include= (tabs.html): a tab without content shows that file
                 label = label or f"Tab {tabs_seen[-1]}"  # (tab.html: T "tab_default" with its ordinal)
-                out.append(f"\n\n{tab_start(_label_text(label))}\n\n" + _bold(_label_text(label), html_out=h))
+                out.append(f"\n\n{tab_start(_label_text(label), step)}\n\n{step}" + _bold(_label_text(label), html_out=h))
                 out.append(self._tab_include(sc, page_rel=page_rel, warnings=warnings, depth=_depth, stack=_stack,
                                              budget=budget) + "\n\n")
             elif name in CODE_SAMPLE_SHORTCODES:
@@ -2355,8 +2453,8 @@ class HugoSite:
                     sc, panes[-1], markdown_delims=m.group("angle") is None, inner=inner):
                 # Docsy tabpane: a tab's content is code unless text=true (tab or tabpane)
                 label = label or f"Tab {tabs_seen[-1] - 1}"  # Docsy's default header
-                out.append(f"\n\n{tab_start(_label_text(label))}\n\n" + _bold(_label_text(label), html_out=h))
-                out.append(_fence(inner, _docsy_tab_lang(sc, panes[-1], label), html_out=h))
+                out.append(f"\n\n{tab_start(_label_text(label), step)}\n\n{step}" + _bold(_label_text(label), html_out=h))
+                out.append(_fence(inner, _docsy_tab_lang(sc, panes[-1], label), html_out=h, indent=step))
                 pos = close.end()
             elif name == "card" and close is not None and _truthy(sc.params.get("code")):
                 # Docsy card code=true: the inner content is highlighted code
@@ -2448,11 +2546,12 @@ class HugoSite:
                 pos = close.end()
             else:
                 if name in _TAB_SETS and not m.group("self"):
-                    out.append(f"\n\n{set_open()}\n\n")
+                    pane_steps.append(_line_indent(body, m.start()))
+                    out.append(f"\n\n{set_open(pane_steps[-1])}\n\n")
                     panes.append(sc)
                     tabs_seen.append(0)
                 elif name in _TAB_ITEMS and label and close is not None:
-                    out.append(f"\n\n{tab_start(_label_text(label))}\n\n")
+                    out.append(f"\n\n{tab_start(_label_text(label), step)}\n\n{step}")
                 if close is not None and _CARD.search(name):
                     # a card wrapping content (Hugo Book card image=) shows its image above it
                     out.append(self._card_picture(sc, label, "", page_rel=page_rel, warnings=warnings))
@@ -2516,7 +2615,8 @@ class HugoSite:
                             and body[above:line_start].strip() and "\n" in inner.strip():
                         # a block (details, expand) opened on the line under a paragraph: its box is a block of
                         # its own (its <details>/<div> interrupts that paragraph), not the paragraph's last words
-                        out.append("\n\n")
+                        # (a tab's label in a list step: at the step's column)
+                        out.append("\n\n" + step)
                     # with its subtitle (Blowfish timelineItem subheader=) after it
                     subtitle = _strip_markup(sc.get("subtitle", "subheader"))
                     out.append(_bold(_label_text(label), html_out=h) + (f"{subtitle} " if subtitle else ""))
