@@ -1856,3 +1856,26 @@ Own |:custom:| code.
     assert "Own CUSTOM code." in text and "literal |:tada:|" in text
     site = _project(tmp_path, {"t.rst": page}, conf="extensions = []\n")
     assert "tada:" in convert_rst(tmp_path / "t.rst", site=site).sections[0].text
+
+
+def test_a_docutils_error_message_is_no_table_cell_text(tmp_path: Path) -> None:
+    """Sphinx drops docutils' system messages from the doctree (FilterSystemMessages, keep_warnings
+    off): a grid table cell holding a dotted separator line (a transition where none may be) shows
+    nothing, not the error report with the source file's path."""
+    site = _project(tmp_path, {"t.rst": """\
+T
+=
+
++---------+----------+
+| Alpha   |  Beta    |
++---------+----------+
+|      .......       |
++---------+----------+
+| Gamma   |  Delta   |
++---------+----------+
+"""})
+    doc = convert_rst(tmp_path / "t.rst", site=site)
+    (tab,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert tab.rows == [["Alpha", "Beta"], ["", ""], ["Gamma", "Delta"]]
+    assert not any("ERROR" in cell or str(tmp_path) in cell for row in tab.rows for cell in row)
+    assert any("Unexpected section title or transition" in w for w in doc.warnings)

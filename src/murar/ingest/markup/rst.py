@@ -2174,6 +2174,11 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
         if m:
             where = f"line {m.group(1)}: " if m.group(1) else ""
             builder.warnings.append(f"{where}{m.group(2).lower()}: {m.group(3)}")
+    # Sphinx's FilterSystemMessages transform: with keep_warnings off (its default) no docutils
+    # report stays in the page; they are build warnings only (above), never a table cell's text
+    for message in list(doctree.findall(nodes.system_message)):
+        if message.parent is not None:
+            message.parent.remove(message)
     _Walker(builder, ctx).document(doctree, depth)
 
 
