@@ -1130,6 +1130,7 @@ class SphinxSite:
         self._excludes: list[str] | None = None
         self._xrefs: XrefIndex | None = None
         self._gallery_pairs: tuple[tuple[str, str], ...] | None = None
+        self._additional: dict[str, str] | None = None
         self._project_dirs: tuple[str, ...] | None = None
         self._label_sources: dict[str, str] | None = None
         self._gallery_ignore = re.compile(r"__init__\.py")
@@ -1670,10 +1671,51 @@ class SphinxSite:
         entries.sort(key=lambda e: (e[0], e[1]))
         return thumbnail_list([title for _, _, title in entries])
 
+    # ------------------------------------------------------ html_additional_pages
+    def _additional_pages(self) -> dict[str, str]:
+        """``html_additional_pages`` ("Options for HTML output": document name -> template
+        name, "additional templates that should be rendered to HTML pages"): the template
+        file each one is rendered from, relative to the root, mapped to its document name.
+        A template is looked for in the ``templates_path`` folders in order (relative to
+        conf.py's folder; the theme's own templates are not in the corpus). At most 200."""
+        if self._additional is None:
+            found: dict[str, str] = {}
+            pages = self.conf.values.get("html_additional_pages")
+            for docname, template in list(pages.items())[:200] if isinstance(pages, dict) else ():
+                name = str(docname).strip("/") if isinstance(docname, str) else ""
+                if not name or not isinstance(template, str) or ".." in name.split("/"):
+                    continue
+                for folder in self.conf.templates_path:
+                    rel = checked_rel(self._root, join_rel(self._confdir + folder.strip("/"), template)).rel_path
+                    if rel is not None and rel not in found and (self._root / rel).is_file():
+                        found[rel] = name
+                        break
+            self._additional = found
+        return self._additional
+
+    def _additional_render(self, text: str) -> str:
+        """An additional page's template as Sphinx's HTML builder renders it (handle_page with
+        the global context): the page's own HTML; the theme layout it extends is not in the
+        corpus, so its blocks are the page, the layout's main content (a ``<main>`` around
+        them, unless the template writes a whole document). Names are conf.py's literal
+        ``project``, ``version``, ``release``, ``copyright`` and ``html_context`` entries."""
+        values = self.conf.values
+        context: dict[str, Any] = {k: values[k] for k in ("project", "version", "release", "copyright")
+                                   if isinstance(values.get(k), str)}
+        extra = values.get("html_context")
+        if isinstance(extra, dict):
+            context.update({k: v for k, v in extra.items() if isinstance(k, str)})
+        html = _jinja.render(text, context)
+        if re.search(r"<(?:html|body)\b", html[:100_000], re.IGNORECASE):
+            return html
+        return f"<main>\n{html}\n</main>\n"
+
     def classify(self, rel: str) -> FileClass:
         suffix = PurePosixPath(rel).suffix.lower()
         if (gallery := self._gallery_class(rel)) is not None:
             return gallery
+        if rel in self._additional_pages():
+            return FileClass(role=FileRole.PAGE, markup="html")
         src_rel = self._in_src(rel)
         markup = self.markup_for(rel)
         if src_rel is None:
@@ -1716,6 +1758,9 @@ class SphinxSite:
         page sphinx-gallery writes under its gallery folder (``examples/sub/plot_x.py`` ->
         ``<gallery>/sub/plot_x.rst``, a header -> ``<gallery>/sub/index.rst``), so the links,
         images and includes written in it resolve from there; ``rel`` itself otherwise."""
+        docname = self._additional_pages().get(rel)
+        if docname is not None:
+            return join_rel(self._src or ".", f"{docname}.html")
         fc = self._gallery_class(rel) if self._galleries() else None
         if fc is None or fc.role is not FileRole.PAGE:
             return rel
@@ -1865,6 +1910,8 @@ class SphinxSite:
         """Sphinx prepends ``rst_prolog`` and appends ``rst_epilog`` to every
         reStructuredText source, after conf.py's ``source-read`` Jinja2 pass if it has one."""
         conf = self.conf
+        if page_rel in self._additional_pages():
+            return self._additional_render(text)
         fc = self._gallery_class(page_rel)
         if fc is not None and fc.markup != "gallery" and fc.role is FileRole.PAGE:
             # a gallery header: its index page lists the examples' thumbnails under it
