@@ -1879,3 +1879,37 @@ T
     assert tab.rows == [["Alpha", "Beta"], ["", ""], ["Gamma", "Delta"]]
     assert not any("ERROR" in cell or str(tmp_path) in cell for row in tab.rows for cell in row)
     assert any("Unexpected section title or transition" in w for w in doc.warnings)
+
+
+def test_role_directive_makes_raw_roles_of_their_format(tmp_path: Path) -> None:
+    """docutils' ``role`` directive: ``.. role:: raw-html(raw)`` with ``:format: html`` shows its
+    HTML's words (a changelog badge from an rst_prolog substitution), a ``(raw)`` role of
+    format latex shows nothing in HTML, a role on no base is its text (no ``<...>`` target cut),
+    and a role on a base docutils does not know stays text without a warning."""
+    site = _project(tmp_path, {"changes.rst": """\
+Changes
+=======
+
+- |Fix| Estimators no longer crash. By :user-name:`A <b>`.
+- |API| The :raw-html:`<em>old</em>` keyword :red:`<deprecated>` is gone. :menu:`File`
+"""}, conf='''rst_prolog = """
+.. role:: raw-html(raw)
+   :format: html
+
+.. role:: raw-latex(raw)
+   :format: latex
+
+.. role:: red
+
+.. role:: menu(guilabel)
+
+.. |Fix| replace:: :raw-html:`<span class="badge">Fix</span>` :raw-latex:`{\\\\small\\\\sc [Fix]}`
+.. |API| replace:: :raw-html:`<span class="badge">API Change</span>` :raw-latex:`{\\\\small\\\\sc [API]}`
+"""
+''')
+    doc = convert_rst(tmp_path / "changes.rst", site=site)
+    text = " ".join(doc.sections[0].text.split())
+    assert "Fix Estimators no longer crash." in text
+    assert "API Change The old keyword <deprecated> is gone. File" in text
+    assert "span" not in text and "small" not in text and "sc [" not in text
+    assert not [w for w in doc.warnings if "role" in w.lower() and "menu" in w]
