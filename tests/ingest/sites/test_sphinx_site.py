@@ -728,3 +728,19 @@ def test_html_additional_pages_template_is_the_page_it_renders(tmp_path: Path) -
     assert "Widgets for everyone: install it from the guide." in text and "{%" not in text and "{{" not in text
     (img,) = [m for m in doc.media if m.kind == "image"]
     assert img.path == "doc/images/landing.png" and img.alt == "The landing screen"
+
+
+def test_a_raw_html_picture_under_images_is_the_source_picture_of_that_name(tmp_path: Path) -> None:
+    """Sphinx's HTML builder copies every picture a page shows into ``_images/`` under its file
+    name: raw HTML (or an additional page's template) that writes ``_images/shot.png`` shows
+    the source picture of that name; a name two source pictures share stays missing."""
+    (tmp_path / "conf.py").write_text("extensions = []\n")
+    for rel in ("guide/img/shot.png", "a/dup.png", "b/dup.png"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"\x89PNG\r\n")
+    (tmp_path / "guide" / "page.rst").write_text("Page\n====\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.resolve_asset("../_images/shot.png", page_rel="guide/page.rst").rel_path == "guide/img/shot.png"
+    assert site.resolve_asset("_images/shot.png", page_rel="index.rst").rel_path == "guide/img/shot.png"
+    dup = site.resolve_asset("_images/dup.png", page_rel="index.rst")
+    assert dup.rel_path == "_images/dup.png" and not (tmp_path / "_images/dup.png").exists()

@@ -1131,6 +1131,7 @@ class SphinxSite:
         self._xrefs: XrefIndex | None = None
         self._gallery_pairs: tuple[tuple[str, str], ...] | None = None
         self._additional: dict[str, str] | None = None
+        self._image_names: dict[str, list[str]] | None = None
         self._project_dirs: tuple[str, ...] | None = None
         self._label_sources: dict[str, str] | None = None
         self._gallery_ignore = re.compile(r"__init__\.py")
@@ -1849,7 +1850,10 @@ class SphinxSite:
         the link from the page's folder; a path under ``_static/`` is a file of the
         ``html_static_path`` folders (copied there in order, the last one winning), any
         other path a file of the ``html_extra_path`` folders (copied to the output root)
-        (Sphinx "Options for HTML output"). ``None`` when no such file exists."""
+        (Sphinx "Options for HTML output"); a file of ``_images/`` is a picture of the
+        source directory that the HTML builder copied there under its own name (its
+        ``imagedir``): the one picture file of that name there (two of one name get
+        numbered copies, so neither is sure). ``None`` when no such file exists."""
         from urllib.parse import unquote
 
         inner = self._in_src(page_rel)
@@ -1860,6 +1864,9 @@ class SphinxSite:
         if target.startswith(".."):
             return None
         conf = self.conf
+        if target.startswith("_images/") and "/" not in target[len("_images/"):]:
+            same = self._source_pictures().get(target[len("_images/"):], [])
+            return checked_rel(self._root, same[0]) if len(same) == 1 else None
         if target.startswith("_static/"):
             candidates = [join_rel(self._confdir + d.strip("/"), target[len("_static/"):])
                           for d in reversed(conf.html_static_path)]
@@ -1870,6 +1877,18 @@ class SphinxSite:
             if found.rel_path and (self._root / found.rel_path).is_file():
                 return found
         return None
+
+    def _source_pictures(self) -> dict[str, list[str]]:
+        """The picture files under the source directory by file name (build output and
+        hidden folders aside), listed once; at most 20,000 files."""
+        if self._image_names is None:
+            found: dict[str, list[str]] = {}
+            files = os_walk_files(self._root, self._src or ".", _IMAGE_EXTS,
+                                  skip_dirs=("_build", "node_modules"))
+            for rel in files[:20_000]:
+                found.setdefault(PurePosixPath(rel).name, []).append(rel)
+            self._image_names = found
+        return self._image_names
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         return self.resolve_asset(target, page_rel=page_rel)
