@@ -1913,3 +1913,46 @@ Changes
     assert "API Change The old keyword <deprecated> is gone. File" in text
     assert "span" not in text and "small" not in text and "sc [" not in text
     assert not [w for w in doc.warnings if "role" in w.lower() and "menu" in w]
+
+
+def test_a_table_of_pictures_only_is_a_layout_grid(tmp_path: Path) -> None:
+    """A grid or list table whose body cells hold pictures and no word of their own (sponsor
+    logos as ``|name|`` substitutions, two screenshots side by side) is a ``layout`` table, as
+    in Markdown, though its cells read the pictures' alt text; a feature matrix whose check-mark
+    pictures sit beside row labels stays a table."""
+    for name in ("light.png", "dark.png", "yes.png"):
+        Image.new("RGB", (640, 400), "white").save(tmp_path / name)
+    site = _project(tmp_path, {"t.rst": """\
+Modes
+=====
+
+.. |light| image:: light.png
+   :target: https://example.org/light
+.. |dark| image:: dark.png
+.. |yes| image:: yes.png
+   :alt: Yes
+
++------------+-----------+
+| |light|    | |dark|    |
++------------+-----------+
+
+.. list-table::
+   :header-rows: 1
+
+   * - Light mode
+     - Dark mode
+   * - .. image:: light.png
+          :alt: Light
+     - .. image:: dark.png
+
+=========  =======
+Feature    Linux
+=========  =======
+Export     |yes|
+=========  =======
+"""})
+    doc = convert_rst(tmp_path / "t.rst", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [t.flags for t in tables] == [["layout"], ["layout"], []]
+    assert tables[2].rows == [["Export", "Yes"]]
+    assert all(not m.flags for m in _images(doc))

@@ -122,7 +122,7 @@ from murar.ingest.markup.roles import (
 )
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import MAX_TABLE_CELLS, MAX_TABLE_ROWS
-from murar.ingest.media_flags import IMAGE_MARK, length_px, marked_images_inline
+from murar.ingest.media_flags import IMAGE_MARK, LAYOUT, length_px, marked_images_inline
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -2027,7 +2027,11 @@ class _Walker:
             fig = img.parent if isinstance(img.parent, nodes.figure) else None
             cap = fig.next_node(nodes.caption) if fig is not None else None
             self.image(img, caption=_title_text(cap) if cap is not None else "")
-        self.b.table(headers, rows, caption)
+        item = self.b.table(headers, rows, caption)
+        if item is not None and LAYOUT not in item.flags and _picture_grid(node):
+            # its cells read their pictures' alt text, but none has a word of its own: a
+            # grid setting pictures side by side (a sponsor-logo table), as media_flags says
+            item.flags = [*item.flags, LAYOUT]
 
     def admonition(self, node: nodes.Element, depth: int) -> None:
         self.b.end_paragraph()
@@ -2118,6 +2122,20 @@ def _grid(part: nodes.Element) -> list[list[str]]:
                 col += 1
         out.append(cells)
     return out
+
+
+def _picture_grid(table: nodes.table) -> bool:
+    """The body cells of ``table`` hold pictures and no word besides them."""
+    pictures = False
+    for body in table.findall(nodes.tbody):
+        for entry in body.findall(nodes.entry):
+            bare = entry.deepcopy()
+            for img in list(bare.findall(nodes.image)):
+                pictures = True
+                img.parent.remove(img)
+            if bare.astext().strip():
+                return False
+    return pictures
 
 
 def _cell_text(entry: nodes.Element) -> str:
