@@ -694,7 +694,8 @@ def test_html_additional_pages_template_is_the_page_it_renders(tmp_path: Path) -
     """``html_additional_pages = {"index": "index.html"}``: Sphinx renders templates/index.html
     (found in templates_path) as the page index.html, though ``templates`` is excluded as a
     source folder: it is a page, read as HTML with its Jinja2 tags rendered, and its
-    ``_static/`` pictures are the html_static_path files; a template no entry names stays out."""
+    ``_static/`` pictures are the html_static_path files; a template no entry names, or a
+    redirect stub, stays out."""
     from PIL import Image
 
     from murar.ingest.corpus import convert_file
@@ -707,7 +708,10 @@ def test_html_additional_pages_template_is_the_page_it_renders(tmp_path: Path) -
         'templates_path = ["templates"]\nexclude_patterns = ["_build", "templates"]\n'
         'html_static_path = ["images"]\nproject = "Frobnicator"\n'
         'html_context = {"tagline": "Widgets for everyone"}\n'
-        'html_additional_pages = {"index": "index.html"}\n')
+        'html_additional_pages = {"index": "index.html", "old/page": "redirect.html"}\n')
+    (docs / "templates" / "redirect.html").write_text(
+        '<html><head><meta http-equiv="Refresh" content="0; url={{ to }}"></head>'
+        '<body><p>You will be redirected.</p></body></html>\n')
     (docs / "contents.rst").write_text("Contents\n========\n\nThe table of contents.\n")
     (docs / "templates" / "index.html").write_text("""\
 {% extends "layout.html" %}
@@ -722,6 +726,7 @@ def test_html_additional_pages_template_is_the_page_it_renders(tmp_path: Path) -
     site = SphinxSite(tmp_path, "doc/conf.py")
     assert site.classify("doc/templates/index.html").role is FileRole.PAGE
     assert site.classify("doc/templates/layout.html").role is FileRole.EXCLUDED
+    assert site.classify("doc/templates/redirect.html").role is FileRole.EXCLUDED  # a redirect stub
     doc = convert_file(tmp_path / "doc/templates/index.html", root=tmp_path, assets_dir=tmp_path / "a", site=site)
     text = " ".join(s.text for s in doc.sections)
     assert doc.title == "Frobnicator"

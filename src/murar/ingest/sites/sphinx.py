@@ -116,6 +116,8 @@ def _figure_pieces(fmt: str) -> tuple[tuple[str, str], ...] | str | None:
     return "default" if hostile else tuple(pieces)
 
 
+# a page that sends the browser elsewhere (a redirect stub)
+_REFRESH = re.compile(r"""<meta[^>]+http-equiv=["']?refresh""", re.IGNORECASE)
 # Sphinx's own exclusions (sphinx.project.EXCLUDE_PATHS) plus build output
 _DEFAULT_EXCLUDES = ("**/_sources", ".#*", "**/.#*", "*.lproj/**", "_build", "_build/**",
                      "**/.ipynb_checkpoints", "**/.ipynb_checkpoints/**", "Thumbs.db", ".DS_Store")
@@ -1678,7 +1680,9 @@ class SphinxSite:
         name, "additional templates that should be rendered to HTML pages"): the template
         file each one is rendered from, relative to the root, mapped to its document name.
         A template is looked for in the ``templates_path`` folders in order (relative to
-        conf.py's folder; the theme's own templates are not in the corpus). At most 200."""
+        conf.py's folder; the theme's own templates are not in the corpus). At most 200.
+        A template that is a redirect stub (``<meta http-equiv="refresh">`` in its first
+        4 KB) maps to ``""``: no page."""
         if self._additional is None:
             found: dict[str, str] = {}
             pages = self.conf.values.get("html_additional_pages")
@@ -1691,6 +1695,14 @@ class SphinxSite:
                     if rel is not None and rel not in found and (self._root / rel).is_file():
                         found[rel] = name
                         break
+            for rel in list(found):  # a redirect stub (<meta http-equiv="refresh">) is no page to read
+                try:
+                    with (self._root / rel).open("rb") as fh:
+                        head = fh.read(4096).decode("utf-8", errors="replace")
+                except OSError:
+                    continue
+                if _REFRESH.search(head):
+                    found[rel] = ""
             self._additional = found
         return self._additional
 
@@ -1715,7 +1727,9 @@ class SphinxSite:
         suffix = PurePosixPath(rel).suffix.lower()
         if (gallery := self._gallery_class(rel)) is not None:
             return gallery
-        if rel in self._additional_pages():
+        if (docname := self._additional_pages().get(rel)) is not None:
+            if not docname:
+                return FileClass(role=FileRole.EXCLUDED, reason="html_additional_pages redirect stub")
             return FileClass(role=FileRole.PAGE, markup="html")
         src_rel = self._in_src(rel)
         markup = self.markup_for(rel)
@@ -1760,7 +1774,7 @@ class SphinxSite:
         ``<gallery>/sub/plot_x.rst``, a header -> ``<gallery>/sub/index.rst``), so the links,
         images and includes written in it resolve from there; ``rel`` itself otherwise."""
         docname = self._additional_pages().get(rel)
-        if docname is not None:
+        if docname:
             return join_rel(self._src or ".", f"{docname}.html")
         fc = self._gallery_class(rel) if self._galleries() else None
         if fc is None or fc.role is not FileRole.PAGE:
@@ -1929,7 +1943,7 @@ class SphinxSite:
         """Sphinx prepends ``rst_prolog`` and appends ``rst_epilog`` to every
         reStructuredText source, after conf.py's ``source-read`` Jinja2 pass if it has one."""
         conf = self.conf
-        if page_rel in self._additional_pages():
+        if self._additional_pages().get(page_rel):
             return self._additional_render(text)
         fc = self._gallery_class(page_rel)
         if fc is not None and fc.markup != "gallery" and fc.role is FileRole.PAGE:
