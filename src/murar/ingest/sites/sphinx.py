@@ -21,6 +21,12 @@ minus ``exclude_patterns``. Link rules used here:
 - A notebook that a ``toctree`` names while no ``source_suffix`` reads notebooks
   (no ``.rst`` of that name either) is that page: the site converts it before the
   build (``jupyter nbconvert --to rst`` in a build script).
+- ``html_additional_pages`` (document name -> template): the template found in
+  ``templates_path`` is that page, read as HTML after its Jinja2 tags are rendered (the
+  theme layout it extends is not in the corpus), its links resolving from the document's
+  place; a redirect stub is none.
+- A raw-HTML picture under ``_images/`` (the HTML builder's image folder, where each
+  picture a page shows is copied under its file name) is the one source picture of that name.
 - With sphinx-multiproject, each project of ``multiproject_projects`` is built
   from its own folder (``path``, default its key, relative to conf.py's folder):
   a leading ``/`` and document names are that folder's.
