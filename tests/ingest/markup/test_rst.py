@@ -1856,3 +1856,103 @@ Own |:custom:| code.
     assert "Own CUSTOM code." in text and "literal |:tada:|" in text
     site = _project(tmp_path, {"t.rst": page}, conf="extensions = []\n")
     assert "tada:" in convert_rst(tmp_path / "t.rst", site=site).sections[0].text
+
+
+def test_a_docutils_error_message_is_no_table_cell_text(tmp_path: Path) -> None:
+    """Sphinx drops docutils' system messages from the doctree (FilterSystemMessages, keep_warnings
+    off): a grid table cell holding a dotted separator line (a transition where none may be) shows
+    nothing, not the error report with the source file's path."""
+    site = _project(tmp_path, {"t.rst": """\
+T
+=
+
++---------+----------+
+| Alpha   |  Beta    |
++---------+----------+
+|      .......       |
++---------+----------+
+| Gamma   |  Delta   |
++---------+----------+
+"""})
+    doc = convert_rst(tmp_path / "t.rst", site=site)
+    (tab,) = [m for m in doc.media if isinstance(m, TableItem)]
+    assert tab.rows == [["Alpha", "Beta"], ["", ""], ["Gamma", "Delta"]]
+    assert not any("ERROR" in cell or str(tmp_path) in cell for row in tab.rows for cell in row)
+    assert any("Unexpected section title or transition" in w for w in doc.warnings)
+
+
+def test_role_directive_makes_raw_roles_of_their_format(tmp_path: Path) -> None:
+    """docutils' ``role`` directive: ``.. role:: raw-html(raw)`` with ``:format: html`` shows its
+    HTML's words (a changelog badge from an rst_prolog substitution), a ``(raw)`` role of
+    format latex shows nothing in HTML, a role on no base is its text (no ``<...>`` target cut),
+    and a role on a base docutils does not know stays text without a warning."""
+    site = _project(tmp_path, {"changes.rst": """\
+Changes
+=======
+
+- |Fix| Estimators no longer crash. By :user-name:`A <b>`.
+- |API| The :raw-html:`<em>old</em>` keyword :red:`<deprecated>` is gone. :menu:`File`
+"""}, conf='''rst_prolog = """
+.. role:: raw-html(raw)
+   :format: html
+
+.. role:: raw-latex(raw)
+   :format: latex
+
+.. role:: red
+
+.. role:: menu(guilabel)
+
+.. |Fix| replace:: :raw-html:`<span class="badge">Fix</span>` :raw-latex:`{\\\\small\\\\sc [Fix]}`
+.. |API| replace:: :raw-html:`<span class="badge">API Change</span>` :raw-latex:`{\\\\small\\\\sc [API]}`
+"""
+''')
+    doc = convert_rst(tmp_path / "changes.rst", site=site)
+    text = " ".join(doc.sections[0].text.split())
+    assert "Fix Estimators no longer crash." in text
+    assert "API Change The old keyword <deprecated> is gone. File" in text
+    assert "span" not in text and "small" not in text and "sc [" not in text
+    assert not [w for w in doc.warnings if "role" in w.lower() and "menu" in w]
+
+
+def test_a_table_of_pictures_only_is_a_layout_grid(tmp_path: Path) -> None:
+    """A grid or list table whose body cells hold pictures and no word of their own (sponsor
+    logos as ``|name|`` substitutions, two screenshots side by side) is a ``layout`` table, as
+    in Markdown, though its cells read the pictures' alt text; a feature matrix whose check-mark
+    pictures sit beside row labels stays a table."""
+    for name in ("light.png", "dark.png", "yes.png"):
+        Image.new("RGB", (640, 400), "white").save(tmp_path / name)
+    site = _project(tmp_path, {"t.rst": """\
+Modes
+=====
+
+.. |light| image:: light.png
+   :target: https://example.org/light
+.. |dark| image:: dark.png
+.. |yes| image:: yes.png
+   :alt: Yes
+
++------------+-----------+
+| |light|    | |dark|    |
++------------+-----------+
+
+.. list-table::
+   :header-rows: 1
+
+   * - Light mode
+     - Dark mode
+   * - .. image:: light.png
+          :alt: Light
+     - .. image:: dark.png
+
+=========  =======
+Feature    Linux
+=========  =======
+Export     |yes|
+=========  =======
+"""})
+    doc = convert_rst(tmp_path / "t.rst", site=site)
+    tables = [m for m in doc.media if isinstance(m, TableItem)]
+    assert [t.flags for t in tables] == [["layout"], ["layout"], []]
+    assert tables[2].rows == [["Export", "Yes"]]
+    assert all(not m.flags for m in _images(doc))

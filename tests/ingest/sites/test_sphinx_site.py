@@ -688,3 +688,64 @@ def test_source_read_jinja_handler_of_a_local_extension(tmp_path: Path) -> None:
     site = SphinxSite(tmp_path, "conf.py")
     assert site.conf.source_read_jinja == "html_context"
     assert site.preprocess("Install {{ product }}.", page_rel="p.rst") == "Install Widget."
+
+
+def test_html_additional_pages_template_is_the_page_it_renders(tmp_path: Path) -> None:
+    """``html_additional_pages = {"index": "index.html"}``: Sphinx renders templates/index.html
+    (found in templates_path) as the page index.html, though ``templates`` is excluded as a
+    source folder: it is a page, read as HTML with its Jinja2 tags rendered, and its
+    ``_static/`` pictures are the html_static_path files; a template no entry names, or a
+    redirect stub, stays out."""
+    from PIL import Image
+
+    from murar.ingest.corpus import convert_file
+
+    docs = tmp_path / "doc"
+    (docs / "templates").mkdir(parents=True)
+    (docs / "images").mkdir()
+    Image.new("RGB", (640, 400), "white").save(docs / "images" / "landing.png")
+    (docs / "conf.py").write_text(
+        'templates_path = ["templates"]\nexclude_patterns = ["_build", "templates"]\n'
+        'html_static_path = ["images"]\nproject = "Frobnicator"\n'
+        'html_context = {"tagline": "Widgets for everyone"}\n'
+        'html_additional_pages = {"index": "index.html", "old/page": "redirect.html"}\n')
+    (docs / "templates" / "redirect.html").write_text(
+        '<html><head><meta http-equiv="Refresh" content="0; url={{ to }}"></head>'
+        '<body><p>You will be redirected.</p></body></html>\n')
+    (docs / "contents.rst").write_text("Contents\n========\n\nThe table of contents.\n")
+    (docs / "templates" / "index.html").write_text("""\
+{% extends "layout.html" %}
+{% set title = 'Frobnicator home' %}
+{% block content %}
+<h1>{{ project }}</h1>
+<p>{{ tagline }}: install it from <a href="{{ pathto('install') }}">the guide</a>.</p>
+<img src="_static/landing.png" alt="The landing screen">
+{% endblock %}
+""")
+    (docs / "templates" / "layout.html").write_text('{% extends "!layout.html" %}\n{% block footer %}x{% endblock %}\n')
+    site = SphinxSite(tmp_path, "doc/conf.py")
+    assert site.classify("doc/templates/index.html").role is FileRole.PAGE
+    assert site.classify("doc/templates/layout.html").role is FileRole.EXCLUDED
+    assert site.classify("doc/templates/redirect.html").role is FileRole.EXCLUDED  # a redirect stub
+    doc = convert_file(tmp_path / "doc/templates/index.html", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    text = " ".join(s.text for s in doc.sections)
+    assert doc.title == "Frobnicator"
+    assert "Widgets for everyone: install it from the guide." in text and "{%" not in text and "{{" not in text
+    (img,) = [m for m in doc.media if m.kind == "image"]
+    assert img.path == "doc/images/landing.png" and img.alt == "The landing screen"
+
+
+def test_a_raw_html_picture_under_images_is_the_source_picture_of_that_name(tmp_path: Path) -> None:
+    """Sphinx's HTML builder copies every picture a page shows into ``_images/`` under its file
+    name: raw HTML (or an additional page's template) that writes ``_images/shot.png`` shows
+    the source picture of that name; a name two source pictures share stays missing."""
+    (tmp_path / "conf.py").write_text("extensions = []\n")
+    for rel in ("guide/img/shot.png", "a/dup.png", "b/dup.png"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(b"\x89PNG\r\n")
+    (tmp_path / "guide" / "page.rst").write_text("Page\n====\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.resolve_asset("../_images/shot.png", page_rel="guide/page.rst").rel_path == "guide/img/shot.png"
+    assert site.resolve_asset("_images/shot.png", page_rel="index.rst").rel_path == "guide/img/shot.png"
+    dup = site.resolve_asset("_images/dup.png", page_rel="index.rst")
+    assert dup.rel_path == "_images/dup.png" and not (tmp_path / "_images/dup.png").exists()

@@ -62,6 +62,7 @@ from docutils.parsers.rst import Directive, directives, roles
 from docutils.parsers.rst.directives.images import Figure as _DocutilsFigure
 from docutils.parsers.rst.directives.images import Image as _DocutilsImage
 from docutils.parsers.rst.directives.misc import Raw as _DocutilsRaw
+from docutils.parsers.rst.directives.misc import Role as _DocutilsRole
 from docutils.parsers.rst.directives.tables import CSVTable as _DocutilsCSVTable
 from docutils.parsers.rst.languages import en as _en
 from docutils.readers.standalone import Reader as _StandaloneReader
@@ -121,7 +122,7 @@ from murar.ingest.markup.roles import (
 )
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import MAX_TABLE_CELLS, MAX_TABLE_ROWS
-from murar.ingest.media_flags import IMAGE_MARK, length_px, marked_images_inline
+from murar.ingest.media_flags import IMAGE_MARK, LAYOUT, length_px, marked_images_inline
 from murar.ingest.sites._xrefs import XrefIndex
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
@@ -140,7 +141,7 @@ _MAX_ALIAS_HOPS = 24  # re-exports followed to find an object's definition
 # Sphinx directives with no content to keep (navigation, indexing, config)
 _DROP_DIRECTIVES = frozenset({
     "toctree", "index", "highlight", "tabularcolumns", "default-domain",
-    "sectionauthor", "moduleauthor", "codeauthor", "meta", "contents", "sectnum", "role", "default-role",
+    "sectionauthor", "moduleauthor", "codeauthor", "meta", "contents", "sectnum", "default-role",
     "literalinclude-options", "jupyter-execute-options", "bibliography", "tableofcontents",
     "post", "tags", "spelling:word-list", "spelling:word", "graphviz", "digraph", "graph", "inheritance-diagram",
     "mermaid", "plantuml", "uml", "doctest-skip", "testsetup", "testcleanup", "todolist",
@@ -697,6 +698,22 @@ class _LiteralInclude(Directive):  # type: ignore[misc]  # docutils ships no typ
         if self.options.get("language"):
             literal["language"] = str(self.options["language"]).strip()
         return [*_code_caption(self, caption), literal]
+
+
+class _Role(_DocutilsRole):  # type: ignore[misc]  # docutils ships no types
+    """docutils' ``role`` directive (a custom interpreted-text role, "reStructuredText
+    Directives"): ``.. role:: raw-html(raw)`` with ``:format: html`` makes
+    ``:raw-html:`<span>Fix</span>``` raw HTML, shown as its words, and a ``(raw)`` role of
+    another format shows nothing in HTML; a role on no base is text in an inline. A base
+    role docutils does not know (a Sphinx role murar reads as text) leaves the new name
+    with murar's generic text handler, unwarned."""
+
+    def run(self) -> list[nodes.Node]:
+        match = self.argument_pattern.match(self.content[0]) if self.content else None
+        base = match.group(3) if match else None
+        if base and base.lower() not in roles._roles and base.lower() not in roles._role_registry:
+            return []
+        return list(super().run())
 
 
 class _Drop(Directive):  # type: ignore[misc]  # docutils ships no types
@@ -1718,6 +1735,7 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
             directives._directives["image"] = _Image
             directives._directives["figure"] = _Figure
             directives._directives["raw"] = _Raw
+            directives._directives["role"] = _Role
             for name in _DROP_DIRECTIVES:
                 directives._directives[name] = _DropFields if name == "meta" else _Drop
             for name in _CONTAINER_DIRECTIVES - {"admonition", "sidebar", "topic", "rubric", "epigraph",
@@ -2041,7 +2059,11 @@ class _Walker:
             fig = img.parent if isinstance(img.parent, nodes.figure) else None
             cap = fig.next_node(nodes.caption) if fig is not None else None
             self.image(img, caption=_title_text(cap) if cap is not None else "")
-        self.b.table(headers, rows, caption)
+        item = self.b.table(headers, rows, caption)
+        if item is not None and LAYOUT not in item.flags and _picture_grid(node):
+            # its cells read their pictures' alt text, but none has a word of its own: a
+            # grid setting pictures side by side (a sponsor-logo table), as media_flags says
+            item.flags = [*item.flags, LAYOUT]
 
     def admonition(self, node: nodes.Element, depth: int) -> None:
         self.b.end_paragraph()
@@ -2134,6 +2156,20 @@ def _grid(part: nodes.Element) -> list[list[str]]:
     return out
 
 
+def _picture_grid(table: nodes.table) -> bool:
+    """The body cells of ``table`` hold pictures and no word besides them."""
+    pictures = False
+    for body in table.findall(nodes.tbody):
+        for entry in body.findall(nodes.entry):
+            bare = entry.deepcopy()
+            for img in list(bare.findall(nodes.image)):
+                pictures = True
+                img.parent.remove(img)
+            if bare.astext().strip():
+                return False
+    return pictures
+
+
 def _cell_text(entry: nodes.Element) -> str:
     """A table cell's text: the words it shows, without the alt of an icon beside them
     (QGIS's menu tables: '|fileNew| :guilabel:`New`' reads 'New', as the paragraph does);
@@ -2206,6 +2242,11 @@ def parse_rst_into(builder: PageBuilder, text: str, *, rel: str, site: Site, opt
         if m:
             where = f"line {m.group(1)}: " if m.group(1) else ""
             builder.warnings.append(f"{where}{m.group(2).lower()}: {m.group(3)}")
+    # Sphinx's FilterSystemMessages transform: with keep_warnings off (its default) no docutils
+    # report stays in the page; they are build warnings only (above), never a table cell's text
+    for message in list(doctree.findall(nodes.system_message)):
+        if message.parent is not None:
+            message.parent.remove(message)
     _Walker(builder, ctx).document(doctree, depth)
 
 

@@ -21,6 +21,12 @@ minus ``exclude_patterns``. Link rules used here:
 - A notebook that a ``toctree`` names while no ``source_suffix`` reads notebooks
   (no ``.rst`` of that name either) is that page: the site converts it before the
   build (``jupyter nbconvert --to rst`` in a build script).
+- ``html_additional_pages`` (document name -> template): the template found in
+  ``templates_path`` is that page, read as HTML after its Jinja2 tags are rendered (the
+  theme layout it extends is not in the corpus), its links resolving from the document's
+  place; a redirect stub is none.
+- A raw-HTML picture under ``_images/`` (the HTML builder's image folder, where each
+  picture a page shows is copied under its file name) is the one source picture of that name.
 - With sphinx-multiproject, each project of ``multiproject_projects`` is built
   from its own folder (``path``, default its key, relative to conf.py's folder):
   a leading ``/`` and document names are that folder's.
@@ -116,6 +122,8 @@ def _figure_pieces(fmt: str) -> tuple[tuple[str, str], ...] | str | None:
     return "default" if hostile else tuple(pieces)
 
 
+# a page that sends the browser elsewhere (a redirect stub)
+_REFRESH = re.compile(r"""<meta[^>]+http-equiv=["']?refresh""", re.IGNORECASE)
 # Sphinx's own exclusions (sphinx.project.EXCLUDE_PATHS) plus build output
 _DEFAULT_EXCLUDES = ("**/_sources", ".#*", "**/.#*", "*.lproj/**", "_build", "_build/**",
                      "**/.ipynb_checkpoints", "**/.ipynb_checkpoints/**", "Thumbs.db", ".DS_Store")
@@ -1130,6 +1138,8 @@ class SphinxSite:
         self._excludes: list[str] | None = None
         self._xrefs: XrefIndex | None = None
         self._gallery_pairs: tuple[tuple[str, str], ...] | None = None
+        self._additional: dict[str, str] | None = None
+        self._image_names: dict[str, list[str]] | None = None
         self._project_dirs: tuple[str, ...] | None = None
         self._label_sources: dict[str, str] | None = None
         self._gallery_ignore = re.compile(r"__init__\.py")
@@ -1670,10 +1680,63 @@ class SphinxSite:
         entries.sort(key=lambda e: (e[0], e[1]))
         return thumbnail_list([title for _, _, title in entries])
 
+    # ------------------------------------------------------ html_additional_pages
+    def _additional_pages(self) -> dict[str, str]:
+        """``html_additional_pages`` ("Options for HTML output": document name -> template
+        name, "additional templates that should be rendered to HTML pages"): the template
+        file each one is rendered from, relative to the root, mapped to its document name.
+        A template is looked for in the ``templates_path`` folders in order (relative to
+        conf.py's folder; the theme's own templates are not in the corpus). At most 200.
+        A template that is a redirect stub (``<meta http-equiv="refresh">`` in its first
+        4 KB) maps to ``""``: no page."""
+        if self._additional is None:
+            found: dict[str, str] = {}
+            pages = self.conf.values.get("html_additional_pages")
+            for docname, template in list(pages.items())[:200] if isinstance(pages, dict) else ():
+                name = str(docname).strip("/") if isinstance(docname, str) else ""
+                if not name or not isinstance(template, str) or ".." in name.split("/"):
+                    continue
+                for folder in self.conf.templates_path:
+                    rel = checked_rel(self._root, join_rel(self._confdir + folder.strip("/"), template)).rel_path
+                    if rel is not None and rel not in found and (self._root / rel).is_file():
+                        found[rel] = name
+                        break
+            for rel in list(found):  # a redirect stub (<meta http-equiv="refresh">) is no page to read
+                try:
+                    with (self._root / rel).open("rb") as fh:
+                        head = fh.read(4096).decode("utf-8", errors="replace")
+                except OSError:
+                    continue
+                if _REFRESH.search(head):
+                    found[rel] = ""
+            self._additional = found
+        return self._additional
+
+    def _additional_render(self, text: str) -> str:
+        """An additional page's template as Sphinx's HTML builder renders it (handle_page with
+        the global context): the page's own HTML; the theme layout it extends is not in the
+        corpus, so its blocks are the page, the layout's main content (a ``<main>`` around
+        them, unless the template writes a whole document). Names are conf.py's literal
+        ``project``, ``version``, ``release``, ``copyright`` and ``html_context`` entries."""
+        values = self.conf.values
+        context: dict[str, Any] = {k: values[k] for k in ("project", "version", "release", "copyright")
+                                   if isinstance(values.get(k), str)}
+        extra = values.get("html_context")
+        if isinstance(extra, dict):
+            context.update({k: v for k, v in extra.items() if isinstance(k, str)})
+        html = _jinja.render(text, context)
+        if re.search(r"<(?:html|body)\b", html[:100_000], re.IGNORECASE):
+            return html
+        return f"<main>\n{html}\n</main>\n"
+
     def classify(self, rel: str) -> FileClass:
         suffix = PurePosixPath(rel).suffix.lower()
         if (gallery := self._gallery_class(rel)) is not None:
             return gallery
+        if (docname := self._additional_pages().get(rel)) is not None:
+            if not docname:
+                return FileClass(role=FileRole.EXCLUDED, reason="html_additional_pages redirect stub")
+            return FileClass(role=FileRole.PAGE, markup="html")
         src_rel = self._in_src(rel)
         markup = self.markup_for(rel)
         if src_rel is None:
@@ -1716,6 +1779,9 @@ class SphinxSite:
         page sphinx-gallery writes under its gallery folder (``examples/sub/plot_x.py`` ->
         ``<gallery>/sub/plot_x.rst``, a header -> ``<gallery>/sub/index.rst``), so the links,
         images and includes written in it resolve from there; ``rel`` itself otherwise."""
+        docname = self._additional_pages().get(rel)
+        if docname:
+            return join_rel(self._src or ".", f"{docname}.html")
         fc = self._gallery_class(rel) if self._galleries() else None
         if fc is None or fc.role is not FileRole.PAGE:
             return rel
@@ -1804,7 +1870,10 @@ class SphinxSite:
         the link from the page's folder; a path under ``_static/`` is a file of the
         ``html_static_path`` folders (copied there in order, the last one winning), any
         other path a file of the ``html_extra_path`` folders (copied to the output root)
-        (Sphinx "Options for HTML output"). ``None`` when no such file exists."""
+        (Sphinx "Options for HTML output"); a file of ``_images/`` is a picture of the
+        source directory that the HTML builder copied there under its own name (its
+        ``imagedir``): the one picture file of that name there (two of one name get
+        numbered copies, so neither is sure). ``None`` when no such file exists."""
         from urllib.parse import unquote
 
         inner = self._in_src(page_rel)
@@ -1815,6 +1884,9 @@ class SphinxSite:
         if target.startswith(".."):
             return None
         conf = self.conf
+        if target.startswith("_images/") and "/" not in target[len("_images/"):]:
+            same = self._source_pictures().get(target[len("_images/"):], [])
+            return checked_rel(self._root, same[0]) if len(same) == 1 else None
         if target.startswith("_static/"):
             candidates = [join_rel(self._confdir + d.strip("/"), target[len("_static/"):])
                           for d in reversed(conf.html_static_path)]
@@ -1825,6 +1897,18 @@ class SphinxSite:
             if found.rel_path and (self._root / found.rel_path).is_file():
                 return found
         return None
+
+    def _source_pictures(self) -> dict[str, list[str]]:
+        """The picture files under the source directory by file name (build output and
+        hidden folders aside), listed once; at most 20,000 files."""
+        if self._image_names is None:
+            found: dict[str, list[str]] = {}
+            files = os_walk_files(self._root, self._src or ".", _IMAGE_EXTS,
+                                  skip_dirs=("_build", "node_modules"))
+            for rel in files[:20_000]:
+                found.setdefault(PurePosixPath(rel).name, []).append(rel)
+            self._image_names = found
+        return self._image_names
 
     def resolve_include(self, target: str, *, page_rel: str) -> ResolvedLink:
         return self.resolve_asset(target, page_rel=page_rel)
@@ -1865,6 +1949,8 @@ class SphinxSite:
         """Sphinx prepends ``rst_prolog`` and appends ``rst_epilog`` to every
         reStructuredText source, after conf.py's ``source-read`` Jinja2 pass if it has one."""
         conf = self.conf
+        if self._additional_pages().get(page_rel):
+            return self._additional_render(text)
         fc = self._gallery_class(page_rel)
         if fc is not None and fc.markup != "gallery" and fc.role is FileRole.PAGE:
             # a gallery header: its index page lists the examples' thumbnails under it
