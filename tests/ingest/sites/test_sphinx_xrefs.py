@@ -306,3 +306,50 @@ def test_labels_of_an_excluded_file_a_page_includes_are_known(tmp_path: Path,
     site = SphinxSite(tmp_path, "conf.py")
     text = " ".join(_text(convert_rst(tmp_path / "funcs.rst", site=site)).split())
     assert "Further reading: lighter" in text
+
+
+def test_prf_ref_shows_the_proof_type_and_number(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """sphinx-proof's ``{prf:ref}`` reads "Definition 2" (each type numbered on its own over
+    the book, unlabelled blocks counted, ``:nonumber:`` ones not), never the label."""
+    write_files(tmp_path, {
+        "_config.yml": "title: B\nsphinx:\n  extra_extensions: [sphinx_proof]\n",
+        "_toc.yml": BOOK_TOC,
+        "intro.md": "# Welcome\n\n```{prf:definition}\nAn unlabelled one.\n```\n\n"
+                    "```{prf:theorem} Stationarity\n:label: thm-stat\n\nA body.\n```\n",
+        "guide/start.md": "# Start\n\n:::{prf:definition} Markov chain\n:label: def-mc\n\nA chain.\n:::\n\n"
+                          "```{prf:lemma}\n:label: lem-free\n:nonumber:\n\nNo number.\n```\n\n"
+                          "See {prf:ref}`def-mc`, {prf:ref}`thm-stat`, {prf:ref}`the chain <def-mc>`,\n"
+                          "{prf:ref}`lem-free` and {prf:ref}`nowhere`.\n",
+        "guide/pictures.md": "# Pictures\n",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    text = _text(convert_myst(tmp_path / "guide" / "start.md", site=site))
+    assert "See Definition 2, Theorem 1, the chain, Lemma and nowhere." in text
+    assert "def-mc" not in text and "thm-stat" not in text
+
+
+def test_exercise_refs_read_as_sphinx_exercise_shows_them(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """sphinx-exercise: ``{ref}`` to an exercise shows its title ("Exercise" without one),
+    ``{numref}`` "Exercise 2" (numbered over the book, gated ``exercise-start`` too)."""
+    write_files(tmp_path, {
+        "_config.yml": "title: B\nsphinx:\n  extra_extensions: [sphinx_exercise]\n",
+        "_toc.yml": BOOK_TOC,
+        "intro.md": "# Welcome\n\n```{exercise} Factorials\n:label: ex-fact\n\nWrite it.\n```\n",
+        "guide/start.md": "# Start\n\n```{exercise-start}\n:label: ex-rank\n```\n\nRank pages.\n\n"
+                          "```{exercise-end}\n```\n\nSee {ref}`ex-fact`, {ref}`ex-rank`, {numref}`ex-rank`.\n",
+        "guide/pictures.md": "# Pictures\n",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    text = _text(convert_myst(tmp_path / "guide" / "start.md", site=site))
+    assert "See Factorials, Exercise, Exercise 2." in text
+
+
+def test_prf_ref_in_rst_pages(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {
+        "conf.py": "project = 'P'\nextensions = ['sphinx_proof']\n",
+        "index.rst": "Home\n====\n\n.. prf:theorem:: Pythagoras\n   :label: pyth\n\n   A body.\n\n"
+                     "See :prf:ref:`pyth`.\n",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    text = _text(convert_rst(tmp_path / "index.rst", site=site))
+    assert "See Theorem 1." in text
