@@ -353,3 +353,28 @@ def test_prf_ref_in_rst_pages(tmp_path: Path, write_files: Callable[..., None]) 
     site = SphinxSite(tmp_path, "conf.py")
     text = _text(convert_rst(tmp_path / "index.rst", site=site))
     assert "See Theorem 1." in text
+
+
+def test_proof_and_exercise_blocks_lead_with_their_number(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """The block's own header carries the number its references use ("Theorem 1.2
+    (Neumann)", "Exercise 2.1", "Solution to Exercise 2.1 (Ranks)") under a numbered
+    toctree; an unlabelled block is numbered too, a ``:nonumber:`` one is not."""
+    write_files(tmp_path, {
+        "_config.yml": "title: B\nsphinx:\n  extra_extensions: [sphinx_proof, sphinx_exercise]\n",
+        "_toc.yml": "format: jb-book\nroot: intro\nparts:\n- numbered: true\n  chapters:\n"
+                    "  - file: guide/start\n  - file: guide/pictures\n",
+        "intro.md": "# Welcome\n",
+        "guide/start.md": "# Start\n\n```{prf:theorem}\nUnlabelled.\n```\n\n"
+                          "```{prf:Theorem} Neumann\n:label: neumann\n\nA body.\n```\n",
+        "guide/pictures.md": "# Pictures\n\n```{prf:lemma} Free\n:nonumber:\n\nNo number.\n```\n\n"
+                             "```{exercise} Ranks\n:label: ex-rank\n\nRank pages.\n```\n\n"
+                             "```{solution} ex-rank\n:class: dropdown\n\nOne way.\n```\n\n"
+                             "See {prf:ref}`neumann` and {numref}`ex-rank`.\n",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    start = _text(convert_myst(tmp_path / "guide" / "start.md", site=site))
+    assert "Theorem 1.1\n" in start and "Theorem 1.2 (Neumann)" in start
+    pictures = _text(convert_myst(tmp_path / "guide" / "pictures.md", site=site))
+    assert "Lemma (Free)" in pictures and "Exercise 2.1 (Ranks)" in pictures
+    assert "Solution to Exercise 2.1 (Ranks)" in pictures
+    assert "See Theorem 1.2 and Exercise 2.1." in pictures

@@ -166,6 +166,13 @@ class XrefIndex:
             return label
         return f"{tgt.kind[4:].title()} {tgt.number}".strip()
 
+    def block_number(self, docname: str, kind: str, n: int) -> str:
+        """The number of the ``n``-th sphinx-proof (``kind`` ``prf:<type>``) or
+        sphinx-exercise (``exercise``) block of its kind on the page ``docname``
+        ("2.1"), ``""`` when it has none (``:nonumber:``, mystmd, unknown)."""
+        tgt = self.labels.get(_norm(f"{docname}{_BLOCK}{kind}{_BLOCK}{n}"))
+        return tgt.number if tgt is not None and tgt.kind == kind else ""
+
     def numref_text(self, label: str, template: str | None) -> str:
         """What ``:numref:`` shows for ``label`` with the role's own title ``template``
         (``None``: the ``numfig_format`` of the target's kind). A target without a
@@ -267,6 +274,9 @@ def _substituted(title: str, subs: dict[str, str]) -> str:
 
 # the label of a numbered target no label names (an unlabelled figure with a caption): counted, never shown
 _UNLABELLED = "\x00"
+# a proof or exercise block's own target, "\x01<kind>\x01<n>" (the page's n-th of its kind), stored
+# under its document's name: the page reads its header's number by it
+_BLOCK = "\x01"
 
 
 @dataclass(slots=True)
@@ -493,12 +503,20 @@ def _add_numbered_block(found: _Found, kind: str, title: str, options: dict[str,
     label = options.get("label", "").strip()
     if kind == "exercise" and not title:
         title = "Exercise"
+    if "hidden" in options:  # sphinx-exercise leaves a :hidden: exercise out of the page
+        return
+    # the block's place among the page's blocks of its kind: what the page's own header reads
+    # its number by (XrefIndex.block_number), labelled or not
+    own = f"{_BLOCK}{kind}{_BLOCK}{sum(1 for lb, t in found.labels if t.kind == kind and lb[:1] == _BLOCK) + 1}"
+    found.labels.append((own, XrefTarget(title, kind, "")))
     if label:
         found.labels.append((label, XrefTarget(title, kind, "")))
     if "nonumber" in options:
         return
-    found.figures.append((label, kind, title))
-    found.events.append(("fig", label or _UNLABELLED, kind))
+    found.figures.append((own, kind, title))
+    found.events.append(("fig", own, kind))
+    if label:
+        found.aliases.append((label, own))
 
 
 def _myst_directive_body(body: list[str], kind: str, arg: str) -> tuple[dict[str, str], str]:
@@ -829,7 +847,7 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
             if first in numbers:
                 numbers.setdefault(alias, numbers[first])
         for label, tgt in found.labels:
-            key = _norm(label)
+            key = _norm(docname + label if label[:1] == _BLOCK else label)
             if key not in index.labels:
                 # sphinx-proof and sphinx-exercise turn numfig on themselves
                 number = numbers.get(label, "") if numfig or tgt.kind == "equation" or (
