@@ -378,3 +378,16 @@ def test_proof_and_exercise_blocks_lead_with_their_number(tmp_path: Path, write_
     assert "Lemma (Free)" in pictures and "Exercise 2.1 (Ranks)" in pictures
     assert "Solution to Exercise 2.1 (Ranks)" in pictures
     assert "See Theorem 1.2 and Exercise 2.1." in pictures
+
+
+def test_many_proof_blocks_are_scanned_in_linear_time() -> None:
+    """Each block's place among its kind is counted, not recounted from the page's labels."""
+    import time
+
+    from murar.ingest.sites._xrefs import _scan_myst
+
+    text = "# T\n\n" + "".join(f"```{{prf:theorem}} T{i}\n:label: t{i}\nBody.\n```\n\n" for i in range(20_000))
+    start = time.perf_counter()
+    found = _scan_myst(text)
+    assert len(found.figures) == 20_000
+    assert time.perf_counter() - start < 5.0

@@ -290,6 +290,7 @@ class _Found:
     # ("sec", level, labels), ("toc", entries, numbered depth), ("fig", label, kind)
     events: list[tuple[str, object, object]] = field(default_factory=list)
     sections: list[tuple[int, str]] = field(default_factory=list)  # (level, title) in page order
+    blocks: dict[str, int] = field(default_factory=dict)  # sphinx-proof/sphinx-exercise blocks seen, by kind
 
     def add_figure(self, names: list[str], kind: str, caption: str) -> bool:
         """Record a figure-like target (a figure, table, code block or equation; ``kind`` as
@@ -507,7 +508,8 @@ def _add_numbered_block(found: _Found, kind: str, title: str, options: dict[str,
         return
     # the block's place among the page's blocks of its kind: what the page's own header reads
     # its number by (XrefIndex.block_number), labelled or not
-    own = f"{_BLOCK}{kind}{_BLOCK}{sum(1 for lb, t in found.labels if t.kind == kind and lb[:1] == _BLOCK) + 1}"
+    found.blocks[kind] = found.blocks.get(kind, 0) + 1
+    own = f"{_BLOCK}{kind}{_BLOCK}{found.blocks[kind]}"
     found.labels.append((own, XrefTarget(title, kind, "")))
     if label:
         found.labels.append((label, XrefTarget(title, kind, "")))
