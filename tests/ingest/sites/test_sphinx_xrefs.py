@@ -346,12 +346,18 @@ def test_exercise_refs_read_as_sphinx_exercise_shows_them(tmp_path: Path, write_
 
 def test_prf_ref_in_rst_pages(tmp_path: Path, write_files: Callable[..., None]) -> None:
     write_files(tmp_path, {
-        "conf.py": "project = 'P'\nextensions = ['sphinx_proof']\n",
+        "conf.py": "project = 'P'\nextensions = ['sphinx_proof', 'sphinx_exercise']\n",
         "index.rst": "Home\n====\n\n.. prf:theorem:: Pythagoras\n   :label: pyth\n\n   A body.\n\n"
+                     ".. prf:proof::\n\n   Draw them.\n\n.. prf:definition::\n\n   A set.\n\n"
+                     ".. exercise:: Ranks\n   :label: ex-rank\n\n   Rank pages.\n\n"
+                     ".. solution:: ex-rank\n\n   One way.\n\n"
                      "See :prf:ref:`pyth`.\n",
     })
     site = SphinxSite(tmp_path, "conf.py")
     text = _text(convert_rst(tmp_path / "index.rst", site=site))
+    assert text.split("\n\n")[:10] == [
+        "Theorem 1 (Pythagoras)", "A body.", "Proof.", "Draw them.", "Definition 1", "A set.",
+        "Exercise 1 (Ranks)", "Rank pages.", "Solution to Exercise 1 (Ranks)", "One way."]
     assert "See Theorem 1." in text
 
 

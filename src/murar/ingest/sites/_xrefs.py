@@ -38,7 +38,7 @@ from pathlib import Path
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.paths import inside_root
 
-__all__ = ["XrefIndex", "XrefTarget", "read_capped", "scan_xrefs", "toctree_docnames", "toctree_order"]
+__all__ = ["PROOF_TYPES", "XrefIndex", "XrefTarget", "read_capped", "scan_xrefs", "toctree_docnames", "toctree_order"]
 
 _MAX_FILE_BYTES = 2_000_000
 _NUMFIG_FORMAT = {"figure": "Fig. %s", "table": "Table %s", "code-block": "Listing %s", "section": "Section %s",
@@ -61,10 +61,10 @@ _FIGURES = {"figure": "figure", "figure-md": "figure", "table": "table", "list-t
 # sphinx-proof's enumerable prf:<type> directives (each type numbered on its own, sphinx_proof
 # ``add_enumerable_node(node, type)``; its ``proof`` is not numbered) and sphinx-exercise's exercise:
 # numbered like figures unless ``:nonumber:``, labelled by their ``:label:`` option
-_PROOF_TYPES = frozenset({"axiom", "theorem", "lemma", "definition", "remark", "conjecture", "corollary",
+PROOF_TYPES = frozenset({"axiom", "theorem", "lemma", "definition", "remark", "conjecture", "corollary",
                           "algorithm", "criterion", "example", "property", "observation", "proposition",
                           "assumption", "notation"})
-_ALWAYS_NUMBERED = frozenset({"exercise", *(f"prf:{t}" for t in _PROOF_TYPES)})
+_ALWAYS_NUMBERED = frozenset({"exercise", *(f"prf:{t}" for t in PROOF_TYPES)})
 
 
 def _numbered_block(name: str) -> str | None:
@@ -73,7 +73,7 @@ def _numbered_block(name: str) -> str | None:
     if name in ("exercise", "exercise-start"):
         return "exercise"
     prefix, _, typ = name.partition(":")
-    return f"prf:{typ}" if prefix == "prf" and typ in _PROOF_TYPES else None
+    return f"prf:{typ}" if prefix == "prf" and typ in PROOF_TYPES else None
 
 
 _INLINE_MARKUP = re.compile(r"\{[\w:.+-]+\}`([^`]*)`|:[\w:.+-]+:`([^`]*)`|`([^`]*)`_{0,2}|\*\*?|\\(.)")
