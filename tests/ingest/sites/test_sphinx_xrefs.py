@@ -329,19 +329,23 @@ def test_prf_ref_shows_the_proof_type_and_number(tmp_path: Path, write_files: Ca
 
 
 def test_exercise_refs_read_as_sphinx_exercise_shows_them(tmp_path: Path, write_files: Callable[..., None]) -> None:
-    """sphinx-exercise: ``{ref}`` to an exercise shows its title ("Exercise" without one),
-    ``{numref}`` "Exercise 2" (numbered over the book, gated ``exercise-start`` too)."""
+    """sphinx-exercise: ``{ref}`` to a numbered exercise reads as ``{numref}``, "Exercise 2"
+    (its UpdateReferencesToEnumerated; numbered over the book, gated ``exercise-start`` too),
+    to a ``:nonumber:`` one its title ("Exercise" without one); an explicit title as written."""
     write_files(tmp_path, {
         "_config.yml": "title: B\nsphinx:\n  extra_extensions: [sphinx_exercise]\n",
         "_toc.yml": BOOK_TOC,
-        "intro.md": "# Welcome\n\n```{exercise} Factorials\n:label: ex-fact\n\nWrite it.\n```\n",
+        "intro.md": "# Welcome\n\n```{exercise} Factorials\n:label: ex-fact\n\nWrite it.\n```\n\n"
+                    "```{exercise} Free\n:label: ex-free\n:nonumber:\n\nNo number.\n```\n\n"
+                    "```{exercise}\n:label: ex-bare\n:nonumber:\n\nNo title.\n```\n",
         "guide/start.md": "# Start\n\n```{exercise-start}\n:label: ex-rank\n```\n\nRank pages.\n\n"
-                          "```{exercise-end}\n```\n\nSee {ref}`ex-fact`, {ref}`ex-rank`, {numref}`ex-rank`.\n",
+                          "```{exercise-end}\n```\n\nSee {ref}`ex-fact`, {ref}`ex-rank`, {numref}`ex-rank`,\n"
+                          "{ref}`ex-free`, {ref}`ex-bare` and {ref}`that one <ex-fact>`.\n",
         "guide/pictures.md": "# Pictures\n",
     })
     site = JupyterBookSite(tmp_path, "_config.yml")
     text = _text(convert_myst(tmp_path / "guide" / "start.md", site=site))
-    assert "See Factorials, Exercise, Exercise 2." in text
+    assert "See Exercise 1, Exercise 2, Exercise 2, Free, Exercise and that one." in text
 
 
 def test_prf_ref_in_rst_pages(tmp_path: Path, write_files: Callable[..., None]) -> None:

@@ -188,6 +188,10 @@ def xref_text(role: str, text: str, xrefs: XrefIndex, *, docname: str = "") -> s
         found = xrefs.doc_title(target.lstrip("~!"), docname=docname)
         return found or target.lstrip("~!").rsplit("/", 1)[-1]
     tgt = xrefs.target(target)
+    if role == "ref" and tgt is not None and tgt.kind == "exercise" and tgt.number:
+        # sphinx-exercise turns a ref to a numbered exercise into a numref ("Exercise 2";
+        # post_transforms.UpdateReferencesToEnumerated); an unnumbered one shows its title
+        return xrefs.numref_text(target, None)
     return tgt.title if tgt is not None and tgt.title else target
 
 
