@@ -364,7 +364,7 @@ def test_scheme_autolinks_spans_and_field_lists_read_as_sphinx_draws_them(tmp_pa
 
 
 def test_proof_blocks_lead_with_their_kind_and_title(tmp_path: Path) -> None:
-    # sphinx-proof: "Theorem (Pythagoras)", "Proof.", "Definition"; the title alone was shown
+    # sphinx-proof: "Theorem 1 (Pythagoras)", "Proof.", "Definition 1"; the title alone was shown
     # ("Pythagoras"), an untitled block had no lead, and kinds such as corollary warned as unknown
     site = _book(tmp_path, {"p.md": """\
 # Math
@@ -390,8 +390,8 @@ It holds.
 """})
     doc = convert_myst(tmp_path / "p.md", site=site)
     assert doc.sections[0].text.split("\n\n") == [
-        "Theorem (Pythagoras)", "The squares add up.", "Proof.", "Draw them.", "Definition", "A k-set is a set.",
-        "Corollary (Converse)", "It holds."]
+        "Theorem 1 (Pythagoras)", "The squares add up.", "Proof.", "Draw them.", "Definition 1", "A k-set is a set.",
+        "Corollary 1 (Converse)", "It holds."]
     assert not doc.warnings
 
 
@@ -798,8 +798,8 @@ For example, a paragraph the label names.
 
 
 def test_exercises_and_solutions_with_gated_directives(tmp_path: Path) -> None:
-    # sphinx-exercise: "Exercise (Title)"; a solution's argument is the exercise's label (not text)
-    # and it reads "Solution to Exercise"; the gated -start/-end form wraps ordinary content
+    # sphinx-exercise: "Exercise 1 (Title)"; a solution's argument is the exercise's label (not text)
+    # and it reads "Solution to Exercise 1 (Title)"; the gated -start/-end form wraps ordinary content
     site = _book(tmp_path, {"e.md": """\
 # Exercises
 
@@ -827,8 +827,8 @@ Not shown.
 ```
 """})
     doc = convert_myst(tmp_path / "e.md", site=site)
-    assert doc.sections[0].text.split("\n\n") == ["Exercise (Restart Jupyter)", "Quit with Ctrl-C.",
-                                                  "Solution to Exercise", "Start your browser."]
+    assert doc.sections[0].text.split("\n\n") == ["Exercise 1 (Restart Jupyter)", "Quit with Ctrl-C.",
+                                                  "Solution to Exercise 1 (Restart Jupyter)", "Start your browser."]
     assert not doc.warnings
 
 

@@ -306,3 +306,98 @@ def test_labels_of_an_excluded_file_a_page_includes_are_known(tmp_path: Path,
     site = SphinxSite(tmp_path, "conf.py")
     text = " ".join(_text(convert_rst(tmp_path / "funcs.rst", site=site)).split())
     assert "Further reading: lighter" in text
+
+
+def test_prf_ref_shows_the_proof_type_and_number(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """sphinx-proof's ``{prf:ref}`` reads "Definition 2" (each type numbered on its own over
+    the book, unlabelled blocks counted, ``:nonumber:`` ones not), never the label."""
+    write_files(tmp_path, {
+        "_config.yml": "title: B\nsphinx:\n  extra_extensions: [sphinx_proof]\n",
+        "_toc.yml": BOOK_TOC,
+        "intro.md": "# Welcome\n\n```{prf:definition}\nAn unlabelled one.\n```\n\n"
+                    "```{prf:theorem} Stationarity\n:label: thm-stat\n\nA body.\n```\n",
+        "guide/start.md": "# Start\n\n:::{prf:definition} Markov chain\n:label: def-mc\n\nA chain.\n:::\n\n"
+                          "```{prf:lemma}\n:label: lem-free\n:nonumber:\n\nNo number.\n```\n\n"
+                          "See {prf:ref}`def-mc`, {prf:ref}`thm-stat`, {prf:ref}`the chain <def-mc>`,\n"
+                          "{prf:ref}`lem-free` and {prf:ref}`nowhere`.\n",
+        "guide/pictures.md": "# Pictures\n",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    text = _text(convert_myst(tmp_path / "guide" / "start.md", site=site))
+    assert "See Definition 2, Theorem 1, the chain, Lemma and nowhere." in text
+    assert "def-mc" not in text and "thm-stat" not in text
+
+
+def test_exercise_refs_read_as_sphinx_exercise_shows_them(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """sphinx-exercise: ``{ref}`` to a numbered exercise reads as ``{numref}``, "Exercise 2"
+    (its UpdateReferencesToEnumerated; numbered over the book, gated ``exercise-start`` too),
+    to a ``:nonumber:`` one its title ("Exercise" without one); an explicit title as written."""
+    write_files(tmp_path, {
+        "_config.yml": "title: B\nsphinx:\n  extra_extensions: [sphinx_exercise]\n",
+        "_toc.yml": BOOK_TOC,
+        "intro.md": "# Welcome\n\n```{exercise} Factorials\n:label: ex-fact\n\nWrite it.\n```\n\n"
+                    "```{exercise} Free\n:label: ex-free\n:nonumber:\n\nNo number.\n```\n\n"
+                    "```{exercise}\n:label: ex-bare\n:nonumber:\n\nNo title.\n```\n",
+        "guide/start.md": "# Start\n\n```{exercise-start}\n:label: ex-rank\n```\n\nRank pages.\n\n"
+                          "```{exercise-end}\n```\n\nSee {ref}`ex-fact`, {ref}`ex-rank`, {numref}`ex-rank`,\n"
+                          "{ref}`ex-free`, {ref}`ex-bare` and {ref}`that one <ex-fact>`.\n",
+        "guide/pictures.md": "# Pictures\n",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    text = _text(convert_myst(tmp_path / "guide" / "start.md", site=site))
+    assert "See Exercise 1, Exercise 2, Exercise 2, Free, Exercise and that one." in text
+
+
+def test_prf_ref_in_rst_pages(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    write_files(tmp_path, {
+        "conf.py": "project = 'P'\nextensions = ['sphinx_proof', 'sphinx_exercise']\n",
+        "index.rst": "Home\n====\n\n.. prf:theorem:: Pythagoras\n   :label: pyth\n\n   A body.\n\n"
+                     ".. prf:proof::\n\n   Draw them.\n\n.. prf:definition::\n\n   A set.\n\n"
+                     ".. exercise:: Ranks\n   :label: ex-rank\n\n   Rank pages.\n\n"
+                     ".. solution:: ex-rank\n\n   One way.\n\n"
+                     "See :prf:ref:`pyth`.\n",
+    })
+    site = SphinxSite(tmp_path, "conf.py")
+    text = _text(convert_rst(tmp_path / "index.rst", site=site))
+    assert text.split("\n\n")[:10] == [
+        "Theorem 1 (Pythagoras)", "A body.", "Proof.", "Draw them.", "Definition 1", "A set.",
+        "Exercise 1 (Ranks)", "Rank pages.", "Solution to Exercise 1 (Ranks)", "One way."]
+    assert "See Theorem 1." in text
+
+
+def test_proof_and_exercise_blocks_lead_with_their_number(tmp_path: Path, write_files: Callable[..., None]) -> None:
+    """The block's own header carries the number its references use ("Theorem 1.2
+    (Neumann)", "Exercise 2.1", "Solution to Exercise 2.1 (Ranks)") under a numbered
+    toctree; an unlabelled block is numbered too, a ``:nonumber:`` one is not."""
+    write_files(tmp_path, {
+        "_config.yml": "title: B\nsphinx:\n  extra_extensions: [sphinx_proof, sphinx_exercise]\n",
+        "_toc.yml": "format: jb-book\nroot: intro\nparts:\n- numbered: true\n  chapters:\n"
+                    "  - file: guide/start\n  - file: guide/pictures\n",
+        "intro.md": "# Welcome\n",
+        "guide/start.md": "# Start\n\n```{prf:theorem}\nUnlabelled.\n```\n\n"
+                          "```{prf:Theorem} Neumann\n:label: neumann\n\nA body.\n```\n",
+        "guide/pictures.md": "# Pictures\n\n```{prf:lemma} Free\n:nonumber:\n\nNo number.\n```\n\n"
+                             "```{exercise} Ranks\n:label: ex-rank\n\nRank pages.\n```\n\n"
+                             "```{solution} ex-rank\n:class: dropdown\n\nOne way.\n```\n\n"
+                             "See {prf:ref}`neumann` and {numref}`ex-rank`.\n",
+    })
+    site = JupyterBookSite(tmp_path, "_config.yml")
+    start = _text(convert_myst(tmp_path / "guide" / "start.md", site=site))
+    assert "Theorem 1.1\n" in start and "Theorem 1.2 (Neumann)" in start
+    pictures = _text(convert_myst(tmp_path / "guide" / "pictures.md", site=site))
+    assert "Lemma (Free)" in pictures and "Exercise 2.1 (Ranks)" in pictures
+    assert "Solution to Exercise 2.1 (Ranks)" in pictures
+    assert "See Theorem 1.2 and Exercise 2.1." in pictures
+
+
+def test_many_proof_blocks_are_scanned_in_linear_time() -> None:
+    """Each block's place among its kind is counted, not recounted from the page's labels."""
+    import time
+
+    from murar.ingest.sites._xrefs import _scan_myst
+
+    text = "# T\n\n" + "".join(f"```{{prf:theorem}} T{i}\n:label: t{i}\nBody.\n```\n\n" for i in range(20_000))
+    start = time.perf_counter()
+    found = _scan_myst(text)
+    assert len(found.figures) == 20_000
+    assert time.perf_counter() - start < 5.0

@@ -358,6 +358,7 @@ class MystParser:
         self._xref_index: XrefIndex | None | bool = False  # False: not looked up yet
         self._issue_roles: dict[str, str] | None = None  # sphinx-issues roles, looked up once
         self._formulas = 0  # display formulas seen on the page (mystmd numbers them all)
+        self._blocks: dict[str, int] = {}  # sphinx-proof/sphinx-exercise blocks seen, by kind
         # link reference definitions of the page: one markdown-it env for the page and every
         # body parsed from it (directive bodies, includes, later notebook cells), as myst-parser
         # renders nested content with the document's env; only ``references`` is shared (the
@@ -989,31 +990,51 @@ class MystParser:
             self.b.end_paragraph()
 
     def _exercise(self, d: _Directive) -> None:
-        """sphinx-exercise's ``exercise`` ("Exercise (Title)") and ``solution`` ("Solution to
-        Exercise": its argument is the exercise's label, never text), also in the gated form
-        (``exercise-start`` ... ``exercise-end``, the content between them); ``:hidden:``
-        ones are not shown."""
+        """sphinx-exercise's ``exercise`` ("Exercise 2 (Title)", numbered over the book like
+        figures) and ``solution`` ("Solution to Exercise 2 (Title)": its argument is the
+        exercise's label, never text), also in the gated form (``exercise-start`` ...
+        ``exercise-end``, the content between them); ``:hidden:`` ones are not shown."""
         name = d.name
         if name.endswith("-end") or "hidden" in d.options:
             return
         base = name.removesuffix("-start")
         title = self._plain(d.argument) if d.argument and base == "exercise" else ""
+        if base == "exercise":
+            number = self._block_number("exercise")
+            lead = f"Exercise {number}".strip() + (f" ({title})" if title else "")
+        else:  # "Solution to Exercise 2 (Title)": the exercise its argument names
+            xrefs = self._xrefs
+            tgt = xrefs.target(d.argument.strip()) if xrefs is not None and d.argument.strip() else None
+            lead = "Solution to Exercise"
+            if tgt is not None and tgt.kind == "exercise":
+                lead = f"{lead} {tgt.number}".strip() + (f" ({tgt.title})" if tgt.title != "Exercise" else "")
         self.b.end_paragraph()
-        self.b.block("Exercise" + (f" ({title})" if title else "") if base == "exercise" else "Solution to Exercise")
+        self.b.block(lead)
         self.feed(d.body)
         self.b.end_paragraph()
 
     def _proof(self, d: _Directive) -> None:
         """sphinx-proof's ``prf:<kind>`` blocks (mystmd: also ``proof:<kind>``) lead with their
-        kind and title as its HTML does ("Theorem (Pythagoras)", "Definition", "Proof."; the
-        number it adds, counted across the book, is left out), then the body."""
-        kind = d.name.partition(":")[2]
+        kind, number and title as its HTML does ("Theorem 2 (Pythagoras)", "Definition 2.1",
+        "Proof."; the number counted over the book like figures, none under mystmd or with
+        ``:nonumber:``), then the body."""
+        kind = d.name.partition(":")[2].lower()
         title = self._plain(d.argument) if d.argument else ""
-        lead = "Proof." if kind == "proof" else kind.capitalize() + (f" ({title})" if title else "")
+        number = "" if kind == "proof" or d.name.partition(":")[0] != "prf" else self._block_number(f"prf:{kind}")
+        lead = "Proof." if kind == "proof" else f"{kind.capitalize()} {number}".strip() + (
+            f" ({title})" if title else "")
         self.b.end_paragraph()
         self.b.block(lead)
         self.feed(d.body)
         self.b.end_paragraph()
+
+    def _block_number(self, kind: str) -> str:
+        """The number Sphinx gives the page's next sphinx-proof (``prf:<type>``) or
+        sphinx-exercise block of ``kind``, counted over the book as figures are
+        (``XrefIndex.block_number``); ``""`` when unnumbered or without a site."""
+        self._blocks[kind] = self._blocks.get(kind, 0) + 1
+        xrefs = self._xrefs
+        return xrefs.block_number(self._docname(), kind, self._blocks[kind]) if xrefs is not None else ""
 
     def _todo(self) -> bool:
         conf = getattr(self.site, "conf", None)

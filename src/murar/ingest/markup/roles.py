@@ -105,7 +105,8 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
     docutils' own role rejects), or their explicit title; ``:cve:``/``:cwe:`` (Sphinx 8.1)
     "CVE 2020-15999", "CWE 787". With ``xrefs`` (the
     site's labels; ``docname`` the referring document) ``ref``, ``numref`` and
-    ``doc`` show their target's title (:func:`xref_text`).
+    ``doc`` show their target's title (:func:`xref_text`), sphinx-proof's ``prf:ref``
+    the target's type and number ("Theorem 2", :meth:`XrefIndex.proof_ref_text`).
     """
     role = name.lower().split(":")[-1]
     text = text.replace("\x00", "")
@@ -114,6 +115,8 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
     if role == "math":  # LaTeX a reader sees typeset (murar.ingest.markup.mathtext)
         return inline_math(text)
     explicit = _explicit(text)
+    if name.lower() == "prf:ref" and xrefs is not None:  # sphinx-proof: "Theorem 2"
+        return xrefs.proof_ref_text(text)
     if role == "eq" and xrefs is not None and not explicit:
         return xrefs.eq_text(text.strip())
     if role in ("ref", "numref", "doc") and name.lower() in (role, "std:" + role):
@@ -185,6 +188,10 @@ def xref_text(role: str, text: str, xrefs: XrefIndex, *, docname: str = "") -> s
         found = xrefs.doc_title(target.lstrip("~!"), docname=docname)
         return found or target.lstrip("~!").rsplit("/", 1)[-1]
     tgt = xrefs.target(target)
+    if role == "ref" and tgt is not None and tgt.kind == "exercise" and tgt.number:
+        # sphinx-exercise turns a ref to a numbered exercise into a numref ("Exercise 2";
+        # post_transforms.UpdateReferencesToEnumerated); an unnumbered one shows its title
+        return xrefs.numref_text(target, None)
     return tgt.title if tgt is not None and tgt.title else target
 
 

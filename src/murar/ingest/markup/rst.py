@@ -123,7 +123,7 @@ from murar.ingest.markup.roles import (
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import MAX_TABLE_CELLS, MAX_TABLE_ROWS
 from murar.ingest.media_flags import IMAGE_MARK, LAYOUT, length_px, marked_images_inline
-from murar.ingest.sites._xrefs import XrefIndex
+from murar.ingest.sites._xrefs import PROOF_TYPES, XrefIndex
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -216,6 +216,7 @@ class _Context:
             "{what}: over {limit} characters included, read or rendered in the page; skipped, and the later ones")
         self.unknown: list[str] = []
         self.unknown_used: set[str] = set()  # "directive name"/"role name" (lower case) the generic handler ran for
+        self.blocks: dict[str, int] = {}  # sphinx-proof/sphinx-exercise blocks seen, by kind
         conf = getattr(site, "conf", None)  # a SphinxSite knows conf.py's todo_include_todos
         self.sphinx = conf is not None  # read under Sphinx settings (conf.py, a Jupyter Book's)
         self.todo = bool(getattr(conf, "values", {}).get("todo_include_todos"))
@@ -877,6 +878,10 @@ class _Container(Directive):  # type: ignore[misc]  # docutils ships no types
             arg = ""  # a layout ("2", "1 2 3 3"), a condition ("html", "not latex") or classes: not text
         label = _LABELS.get(name)
         lead = f"{label} {arg}".strip() if label else arg
+        if name in ("exercise", "solution") or name.startswith("prf:"):
+            if name == "exercise" and "hidden" in self.options:
+                return []  # sphinx-exercise leaves it out of the page
+            lead = _numbered_lead(ctx, name, arg)
         if (name in _SIGNATURES or name in ctx.object_directives) and arg:
             box += nodes.paragraph(arg, arg)  # an object's signature, shown as written
             lead = ""
@@ -1696,6 +1701,26 @@ def _extlink_role(url: str, caption: str | None) -> Any:
     return role
 
 
+def _numbered_lead(ctx: _Context, name: str, arg: str) -> str:
+    """The header sphinx-proof and sphinx-exercise give a block: "Theorem 2 (Title)",
+    "Proof.", "Exercise 2 (Title)", "Solution to Exercise 2 (Title)" (a solution's argument
+    is its exercise's label); the number as the book counts it (``XrefIndex.block_number``),
+    none without a site or for ``:nonumber:``."""
+    xrefs, docname = ctx.xrefs()
+    if name == "solution":
+        tgt = xrefs.target(arg) if xrefs is not None and arg else None
+        if tgt is None or tgt.kind != "exercise":
+            return "Solution to Exercise"
+        return f"Solution to Exercise {tgt.number}".strip() + (f" ({tgt.title})" if tgt.title != "Exercise" else "")
+    kind = "exercise" if name == "exercise" else name
+    if kind == "prf:proof":
+        return "Proof."
+    ctx.blocks[kind] = ctx.blocks.get(kind, 0) + 1
+    number = xrefs.block_number(docname, kind, ctx.blocks[kind]) if xrefs is not None else ""
+    word = "Exercise" if kind == "exercise" else kind.partition(":")[2].capitalize()
+    return f"{word} {number}".strip() + (f" ({arg})" if arg else "")
+
+
 def _register_unknown(source: str, unknown: list[str]) -> None:
     """Give every directive and role used in ``source`` that neither docutils
     nor murar knows the generic handler (call inside :func:`_namespace`)."""
@@ -1743,6 +1768,8 @@ def _namespace(source: str, ctx: _Context) -> Iterator[list[str]]:
                 directives._directives[name] = _ContentOnly if name in _NO_ARGUMENTS else _Container
             for name in _CODE_DIRECTIVES - {"code", "parsed-literal"}:
                 directives._directives[name] = _Code
+            for kind in PROOF_TYPES | {"proof"}:  # sphinx-proof's blocks: a numbered header, then the body
+                directives._directives[f"prf:{kind}"] = _Container
             for name in _VIDEO_DIRECTIVES:
                 directives._directives[name] = _Video
             directives._directives["thumbnail"] = _Thumbnail

@@ -38,10 +38,11 @@ from pathlib import Path
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.paths import inside_root
 
-__all__ = ["XrefIndex", "XrefTarget", "read_capped", "scan_xrefs", "toctree_docnames", "toctree_order"]
+__all__ = ["PROOF_TYPES", "XrefIndex", "XrefTarget", "read_capped", "scan_xrefs", "toctree_docnames", "toctree_order"]
 
 _MAX_FILE_BYTES = 2_000_000
-_NUMFIG_FORMAT = {"figure": "Fig. %s", "table": "Table %s", "code-block": "Listing %s", "section": "Section %s"}
+_NUMFIG_FORMAT = {"figure": "Fig. %s", "table": "Table %s", "code-block": "Listing %s", "section": "Section %s",
+                  "exercise": "Exercise %s"}  # sphinx-exercise's numfig_format
 # mystmd's reference templates ("Cross-references": "Figure 1", "Table 1", "Program 1")
 _MYSTMD_FORMAT = {"figure": "Figure %s", "table": "Table %s", "code-block": "Program %s", "section": "Section %s"}
 
@@ -57,6 +58,24 @@ _DIRECTIVE_INFO = re.compile(r"^\{(?P<name>[\w:.+-]+)\}[ \t]*(?P<arg>.*)$")
 _FIGURES = {"figure": "figure", "figure-md": "figure", "table": "table", "list-table": "table",
             "csv-table": "table", "code-block": "code-block", "code": "code-block", "sourcecode": "code-block",
             "literalinclude": "code-block", "math": "equation"}
+# sphinx-proof's enumerable prf:<type> directives (each type numbered on its own, sphinx_proof
+# ``add_enumerable_node(node, type)``; its ``proof`` is not numbered) and sphinx-exercise's exercise:
+# numbered like figures unless ``:nonumber:``, labelled by their ``:label:`` option
+PROOF_TYPES = frozenset({"axiom", "theorem", "lemma", "definition", "remark", "conjecture", "corollary",
+                          "algorithm", "criterion", "example", "property", "observation", "proposition",
+                          "assumption", "notation"})
+_ALWAYS_NUMBERED = frozenset({"exercise", *(f"prf:{t}" for t in PROOF_TYPES)})
+
+
+def _numbered_block(name: str) -> str | None:
+    """The kind of a sphinx-proof or sphinx-exercise directive ``name`` (``prf:theorem``,
+    ``exercise``, the gated ``exercise-start``), None for any other."""
+    if name in ("exercise", "exercise-start"):
+        return "exercise"
+    prefix, _, typ = name.partition(":")
+    return f"prf:{typ}" if prefix == "prf" and typ in PROOF_TYPES else None
+
+
 _INLINE_MARKUP = re.compile(r"\{[\w:.+-]+\}`([^`]*)`|:[\w:.+-]+:`([^`]*)`|`([^`]*)`_{0,2}|\*\*?|\\(.)")
 
 
@@ -132,6 +151,27 @@ class XrefIndex:
             return self.doc_titles[path]
         stem, dot, _ = path.rpartition(".")
         return self.doc_titles.get(stem) if dot else None
+
+    def proof_ref_text(self, text: str) -> str:
+        """What sphinx-proof's ``{prf:ref}`` shows for role text ``text``: an explicit
+        title as written, else the target's type and number ("Theorem 2"; the type
+        alone for a ``:nonumber:`` one, sphinx_proof ``ProofDomain.resolve_xref``); the
+        label as written when no proof block defines it."""
+        m = re.match(r"^(.*?)\s*<([^<>]*)>\s*$", text, re.DOTALL)
+        if m and m.group(1).strip():
+            return m.group(1).strip()
+        label = (m.group(2) if m else text).strip()
+        tgt = self.target(label)
+        if tgt is None or not tgt.kind.startswith("prf:"):
+            return label
+        return f"{tgt.kind[4:].title()} {tgt.number}".strip()
+
+    def block_number(self, docname: str, kind: str, n: int) -> str:
+        """The number of the ``n``-th sphinx-proof (``kind`` ``prf:<type>``) or
+        sphinx-exercise (``exercise``) block of its kind on the page ``docname``
+        ("2.1"), ``""`` when it has none (``:nonumber:``, mystmd, unknown)."""
+        tgt = self.labels.get(_norm(f"{docname}{_BLOCK}{kind}{_BLOCK}{n}"))
+        return tgt.number if tgt is not None and tgt.kind == kind else ""
 
     def numref_text(self, label: str, template: str | None) -> str:
         """What ``:numref:`` shows for ``label`` with the role's own title ``template``
@@ -234,6 +274,9 @@ def _substituted(title: str, subs: dict[str, str]) -> str:
 
 # the label of a numbered target no label names (an unlabelled figure with a caption): counted, never shown
 _UNLABELLED = "\x00"
+# a proof or exercise block's own target, "\x01<kind>\x01<n>" (the page's n-th of its kind), stored
+# under its document's name: the page reads its header's number by it
+_BLOCK = "\x01"
 
 
 @dataclass(slots=True)
@@ -247,6 +290,7 @@ class _Found:
     # ("sec", level, labels), ("toc", entries, numbered depth), ("fig", label, kind)
     events: list[tuple[str, object, object]] = field(default_factory=list)
     sections: list[tuple[int, str]] = field(default_factory=list)  # (level, title) in page order
+    blocks: dict[str, int] = field(default_factory=dict)  # sphinx-proof/sphinx-exercise blocks seen, by kind
 
     def add_figure(self, names: list[str], kind: str, caption: str) -> bool:
         """Record a figure-like target (a figure, table, code block or equation; ``kind`` as
@@ -330,6 +374,13 @@ def _scan_rst(text: str, substitutions: dict[str, str] | None = None) -> _Found:
             i += step
             continue
         d = _RST_DIRECTIVE.match(line)
+        numbered = _numbered_block(d.group("name").lower()) if d else None
+        if d and numbered:
+            options, _, _ = _rst_figure_body(lines, i + 1, len(d.group("indent")))
+            _add_numbered_block(found, numbered, _plain(d.group("arg").strip()), options)
+            pending = []
+            i += 1  # its body is scanned on: figures and targets in it count as the page's
+            continue
         if d and d.group("name").lower() in _FIGURES:
             kind = _FIGURES[d.group("name").lower()]
             indent = len(d.group("indent"))
@@ -426,6 +477,10 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
                 found.events.append(("toc", tuple(_toctree_entries("\n".join(body))), _numbered_depth(body)))
             elif d and depth < 20:  # admonitions, tabs...: their body holds headings and figures too
                 body = lines[i + 1:end]
+                block = _numbered_block(name)
+                if block:
+                    options, _ = _myst_directive_body(body, "", "")
+                    _add_numbered_block(found, block, _plain_myst(d.group("arg").strip()), options)
                 if name == "eval-rst":
                     inner = _scan_rst("\n".join(body))
                     found.labels.extend(inner.labels)
@@ -439,6 +494,31 @@ def _scan_myst_lines(lines: list[str], found: _Found, *, depth: int) -> None:
         if line.strip():
             pending = []
         i += 1
+
+
+def _add_numbered_block(found: _Found, kind: str, title: str, options: dict[str, str]) -> None:
+    """Record a sphinx-proof (``kind`` ``prf:<type>``) or sphinx-exercise (``exercise``)
+    block: numbered per kind unless ``:nonumber:`` (labelled or not: both extensions give
+    every block an id), its ``:label:`` a target whose title is the block's title (an
+    exercise without one reads "Exercise", sphinx-exercise "Referencing Exercises")."""
+    label = options.get("label", "").strip()
+    if kind == "exercise" and not title:
+        title = "Exercise"
+    if "hidden" in options:  # sphinx-exercise leaves a :hidden: exercise out of the page
+        return
+    # the block's place among the page's blocks of its kind: what the page's own header reads
+    # its number by (XrefIndex.block_number), labelled or not
+    found.blocks[kind] = found.blocks.get(kind, 0) + 1
+    own = f"{_BLOCK}{kind}{_BLOCK}{found.blocks[kind]}"
+    found.labels.append((own, XrefTarget(title, kind, "")))
+    if label:
+        found.labels.append((label, XrefTarget(title, kind, "")))
+    if "nonumber" in options:
+        return
+    found.figures.append((own, kind, title))
+    found.events.append(("fig", own, kind))
+    if label:
+        found.aliases.append((label, own))
 
 
 def _myst_directive_body(body: list[str], kind: str, arg: str) -> tuple[dict[str, str], str]:
@@ -736,7 +816,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
     if numfig and not per_page_numbers and listed and (any(
             e[0] == "toc" and int(e[2]) > 0 for f in per_doc.values() for e in f.events)  # type: ignore[call-overload]
             or any(depth > 0 for tocs in inserted_tocs.values() for _, depth in tocs)):
-        kinds = frozenset({"figure", "table", "code-block"} | ({"equation"} if eq_global else set()))
+        kinds = frozenset({"figure", "table", "code-block", *_ALWAYS_NUMBERED}
+                          | ({"equation"} if eq_global else set()))
         sphinx_figs, sphinx_secs = _sphinx_numbers(per_doc, listed[0], secnum_depth=secnum_depth, kinds=kinds,
                                                    inserted=inserted_tocs, continuous=continuous_numbers)
     for docname in docs:
@@ -751,7 +832,8 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
         for label, kind, caption in found.figures:
             if per_page_numbers and kind not in mystmd_kinds:
                 continue  # mystmd numbers figures, tables and equations unless myst.yml numbering says otherwise
-            if not per_page_numbers and (not label if kind == "equation" else not caption):
+            if not per_page_numbers and (not label if kind == "equation" else not caption
+                                         and kind not in _ALWAYS_NUMBERED):
                 continue  # Sphinx numbers a figure, table or code block with a caption (labelled or not), no other
             counters[kind] = counters.get(kind, 0) + 1
             if label:
@@ -767,9 +849,11 @@ def scan_xrefs(root: Path, files: Iterable[tuple[str, str]], *, order: Iterable[
             if first in numbers:
                 numbers.setdefault(alias, numbers[first])
         for label, tgt in found.labels:
-            key = _norm(label)
+            key = _norm(docname + label if label[:1] == _BLOCK else label)
             if key not in index.labels:
-                number = numbers.get(label, "") if numfig or tgt.kind == "equation" else ""
+                # sphinx-proof and sphinx-exercise turn numfig on themselves
+                number = numbers.get(label, "") if numfig or tgt.kind == "equation" or (
+                    tgt.kind in _ALWAYS_NUMBERED) else ""
                 index.labels[key] = XrefTarget(tgt.title, tgt.kind, docname, number)
     if section_labels is not None:  # sphinx.ext.autosectionlabel: titles are labels too
         prefix, maxdepth = section_labels
