@@ -480,6 +480,38 @@ version_text = str(app_version)
     assert "wide" not in v and "attr" not in v and "spec" not in v  # wide or attribute formats are not read
 
 
+def test_conf_settings_in_the_if_branch_python_takes_with_the_environment_unset(tmp_path: Path) -> None:
+    # a manual whose conf.py picks its root document and exclusions by an environment variable
+    # (a quick partial build when it is set): the default build reads the first branch
+    (tmp_path / "conf.py").write_text("""\
+import os
+if os.environ.get("QUICK_CHAPTERS") is None:
+    exclude_patterns = ["contents_quick.rst"]
+    master_doc = "contents"
+else:
+    master_doc, exclude_patterns = quick_index()
+exclude_patterns += ["_build"]
+if os.environ.get("FULL_BUILD") is not None:
+    language = "de"
+if 0:
+    templates_path = ["never"]
+else:
+    templates_path = ["_templates"]
+    if unknown_flag:
+        html_static_path = ["unread"]
+""")
+    c = read_conf(tmp_path / "conf.py")
+    assert c.root_doc == "contents"
+    assert c.exclude_patterns == ("contents_quick.rst", "_build")
+    assert c.language is None and c.templates_path == ("_templates",)
+    assert c.html_static_path == ()  # an if murar cannot read is skipped
+    (tmp_path / "contents.rst").write_text("Contents\n========\n")
+    (tmp_path / "contents_quick.rst").write_text("Quick\n=====\n")
+    site = SphinxSite(tmp_path, "conf.py")
+    assert site.classify("contents.rst").role is FileRole.PAGE
+    assert site.classify("contents_quick.rst").role is not FileRole.PAGE
+
+
 def test_conf_star_import_of_a_shared_parent_conf(tmp_path: Path) -> None:
     # a manual's conf.py imports the settings of a conf.py shared by several manuals (sys.path + import *)
     (tmp_path / "conf.py").write_text("""\

@@ -39,7 +39,10 @@ minus ``exclude_patterns``. Link rules used here:
 
 ``conf.py`` is Python; it is never executed. :func:`read_conf` evaluates only
 top-level assignments whose value is a literal (``ast.literal_eval``), so a
-conf that imports a theme or computes a date still gives its plain settings.
+conf that imports a theme or computes a date still gives its plain settings;
+a top-level ``if`` whose test it can read from those settings is followed into
+the branch Python takes, with every environment variable unset (the default build:
+``if os.environ.get("QUICKY_CHAPTERS") is None: master_doc = "contents"``).
 """
 
 from __future__ import annotations
@@ -306,15 +309,34 @@ _MAX_IMPORT_DEPTH = 3  # conf.py importing a shared conf.py importing another
 _MAX_IMPORTED_FILES = 16  # shared conf files one read_conf follows imports into
 
 
+_MAX_CONF_STATEMENTS = 20_000  # statements of conf.py (top level and the if branches taken) read
+
+
 def _conf_values(tree: ast.Module, path: Path, root: Path | None, *, depth: int,
                  budget: list[int] | None = None) -> dict[str, Any]:
-    """The settings :func:`read_conf` reads from the top level of ``tree`` (the file ``path``);
-    ``budget`` counts the imported files still to be read (shared by the nested reads)."""
+    """The settings :func:`read_conf` reads from the top level of ``tree`` (the file ``path``),
+    and from the branch Python takes of a top-level ``if`` whose test reads from literal
+    settings (:func:`_test_value`; an environment variable is unset, as ``os.environ.get``
+    gives its default: ``if os.environ.get("QUICK") is None: master_doc = "contents"``);
+    an ``if`` it cannot read is skipped. ``budget`` counts the imported files still to be
+    read (shared by the nested reads)."""
     budget = budget if budget is not None else [_MAX_IMPORTED_FILES]
     values: dict[str, Any] = {}
     syspath: list[str] | None = None
     paths: dict[str, str] = {}  # names holding a path expression, relative to conf.py's folder
-    for node in tree.body:
+    todo: list[ast.stmt] = list(tree.body)
+    todo.reverse()  # popped from the end: the file's order
+    steps = 0
+    while todo and steps < _MAX_CONF_STATEMENTS:
+        steps += 1
+        node = todo.pop()
+        if isinstance(node, ast.If):
+            try:
+                taken = bool(_test_value(node.test, values))
+            except (ValueError, TypeError, KeyError, IndexError, SyntaxError, RecursionError, MemoryError):
+                continue
+            todo.extend(reversed(node.body if taken else node.orelse))
+            continue
         if isinstance(node, ast.With):  # with open("epilog.rst") as f: rst_epilog = f.read()
             values.update(_with_open_reads(node, paths, path, root))
             continue
@@ -708,7 +730,8 @@ def _conf_tags(body: list[ast.stmt], values: dict[str, Any], depth: int = 0) -> 
 
 def _test_value(node: ast.expr, values: dict[str, Any]) -> Any:
     """An ``if`` test from literal settings: names, subscripts, ``not``, ``and``/``or``,
-    ``==``/``!=``/``in``/``not in`` (raises for anything else, as :func:`_value`)."""
+    ``==``/``!=``/``in``/``not in``, ``is None``/``is not None`` (raises for anything else, as
+    :func:`_value`)."""
     if isinstance(node, ast.Subscript):
         return _test_value(node.value, values)[_test_value(node.slice, values)]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
@@ -721,6 +744,8 @@ def _test_value(node: ast.expr, values: dict[str, Any]) -> Any:
         op = node.ops[0]
         if isinstance(op, (ast.Eq, ast.NotEq)):
             return (left == right) == isinstance(op, ast.Eq)
+        if isinstance(op, (ast.Is, ast.IsNot)) and right is None:  # os.environ.get("X") is None
+            return (left is None) == isinstance(op, ast.Is)
         if isinstance(op, (ast.In, ast.NotIn)):
             return (left in right) == isinstance(op, ast.In)
         raise ValueError("comparison")
