@@ -1356,3 +1356,24 @@ def test_details_with_only_a_quoted_title_is_read_with_that_summary(tmp_path: Pa
                         "???+ \"Shown open\"\n    Open body.\n\n??? info \"Typed title\"\n    Typed body.\n")
     assert doc.sections[0].text == ("Raw database instructions\n\nRun the query.\n\nShown open\n\nOpen body.\n\n"
                                     "Info: Typed title\n\nTyped body.")
+
+
+def test_a_named_mkdocs_config_without_a_default_one_is_the_site(tmp_path: Path) -> None:
+    """A site built with ``mkdocs build -f mkdocs-online.yml`` has no ``mkdocs.yml``: the
+    ``mkdocs*.yml`` leaf (not the base its siblings INHERIT, not one without ``site_name``)
+    is its config, the one naming ``site_url`` before another. murar read such a folder as
+    plain Markdown (generator 'plain', no snippets, no exclude rules)."""
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs-common.yml").write_text("site_name: Demo\nmarkdown_extensions:\n  - pymdownx.snippets\n")
+    (root / "mkdocs-nav.yml").write_text("nav:\n  - index.md\n")
+    (root / "mkdocs-offline.yml").write_text("INHERIT: mkdocs-common.yml\nplugins:\n  offline:\n")
+    (root / "mkdocs-online.yml").write_text("INHERIT: mkdocs-common.yml\nsite_url: https://docs.example.org/\n")
+    (root / "docs" / "index.md").write_text("# Home\n\nText.\n")
+    sel = open_site(root)
+    assert (sel.site.config.generator, sel.site.config.config_file) == ("mkdocs", "mkdocs-online.yml")
+    (root / "mkdocs-online.yml").unlink()
+    assert open_site(root).site.config.config_file == "mkdocs-offline.yml"
+    (root / "mkdocs.yml").write_text("site_name: Default\n")
+    assert open_site(root).site.config.config_file == "mkdocs.yml"
+
