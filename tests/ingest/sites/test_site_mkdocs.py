@@ -1377,3 +1377,24 @@ def test_a_named_mkdocs_config_without_a_default_one_is_the_site(tmp_path: Path)
     (root / "mkdocs.yml").write_text("site_name: Default\n")
     assert open_site(root).site.config.config_file == "mkdocs.yml"
 
+
+def test_an_svg_snippet_is_the_pages_picture(tmp_path: Path) -> None:
+    """pymdownx.snippets pulls a whole ``.svg`` file in as markup the browser draws
+    (``<div class="excalidraw">`` then ``--8<-- "docs/images/a.svg"``, Textual's diagrams):
+    the page's image. murar kept nothing of it (or its XML as text); in a code block the
+    file stays code."""
+    root = tmp_path / "proj"
+    (root / "docs" / "images").mkdir(parents=True)
+    (root / "docs" / "guide").mkdir()
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - md_in_html\n  - pymdownx.snippets\n")
+    (root / "docs" / "images" / "stack.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="500"><text>stack</text></svg>\n')
+    (root / "docs" / "guide" / "screens.md").write_text(
+        '# Screens\n\nThe stack:\n\n<div class="excalidraw">\n--8<-- "docs/images/stack.svg"\n</div>\n\n'
+        'Source:\n\n```xml\n--8<-- "docs/images/stack.svg"\n```\n')
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "guide" / "screens.md", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.exists) for m in images] == [("docs/images/stack.svg", True)]
+    text = "\n".join(s.text for s in doc.sections)
+    assert text.count("<svg") == 1  # the code block's copy

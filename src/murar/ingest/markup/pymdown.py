@@ -63,6 +63,7 @@ import ast
 import bisect
 import html
 import json
+import posixpath
 import re
 import textwrap
 from collections.abc import Callable, Collection
@@ -297,8 +298,14 @@ class PymdownTransformer:
         out: list[str] = []
         lines = text.split("\n")
         i = 0
+        fence = ""  # the code fence the line is in ("" outside one)
         while i < len(lines):
             line = lines[i]
+            opened = _FENCE.match(line)
+            if opened and (not fence or (opened.group("fence")[0] == fence[0]
+                                         and len(opened.group("fence")) >= len(fence)
+                                         and not line.strip().strip(fence[0]))):
+                fence = "" if fence else opened.group("fence")
             if _SNIPPET_FENCE.match(line):
                 j = i + 1
                 names: list[str] = []
@@ -317,19 +324,29 @@ class PymdownTransformer:
                 if escaped:
                     out.append(line.replace(";", "", 1))
                 else:
-                    out.append(self._snippet(name, indent, page_rel=page_rel, depth=depth, stack=stack))
+                    out.append(self._snippet(name, indent, page_rel=page_rel, depth=depth, stack=stack,
+                                             in_code=bool(fence)))
                 i += 1
                 continue
             out.append(line)
             i += 1
         return "\n".join(out)
 
-    def _snippet(self, spec: str, indent: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
+    def _snippet(self, spec: str, indent: str, *, page_rel: str, depth: int, stack: tuple[str, ...],
+                 in_code: bool = False) -> str:
+        """The text a ``--8<--`` line stands for. A whole ``.svg`` file pulled in outside a
+        code block is SVG markup the browser draws where the line was (Material sites
+        inline their diagrams so: ``<div class="x">`` then ``--8<-- "docs/images/a.svg"``):
+        it is the page's picture, an ``<img>`` of that file, not its XML as text."""
         name, selector = _split_selector(spec)
         if depth >= MAX_SNIPPET_DEPTH:
             self.warnings.append(f"snippet {name!r}: nested more than {MAX_SNIPPET_DEPTH} levels; not included")
             return ""
         res = self.site.resolve_include(name, page_rel=page_rel)
+        if (not in_code and not selector and res.rel_path is not None and res.rel_path.lower().endswith(".svg")
+                and (self.site.config.root / res.rel_path).is_file()):
+            link = posixpath.relpath(res.rel_path, posixpath.dirname(page_rel) or ".")
+            return f'{indent}<img src="{html.escape(link)}" alt="" />'
         found = self._read_included("snippet", name, res, stack, problem=False)
         if found is None:
             return ""
