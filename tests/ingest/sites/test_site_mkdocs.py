@@ -955,6 +955,17 @@ def test_a_blank_line_of_a_pre_inside_a_raw_html_block_is_kept(tmp_path: Path) -
     assert text.endswith("<div><pre>a\n\nb</pre></div>")
 
 
+def test_a_pre_the_raw_blocks_closing_tag_ends_keeps_its_lines(tmp_path: Path) -> None:
+    """``<div class="highlight"><pre>`` ... ``</div>`` with no ``</pre>`` (Textual's CSS
+    syntax boxes, opened and closed by two snippets): the HTML parser closes the ``<pre>`` at
+    ``</div>``, so every line of it shows as written. murar ended the HTML block at the
+    blank line and joined the rest into one paragraph: 'border-top: b; border-right: c;'."""
+    doc = _convert_page(tmp_path, "site_name: S\n", (
+        "# Border\n\n<div class=\"highlight\"><pre>\nborder: a;\n\nborder-top: b;\nborder-right: c;\n</div>\n\n"
+        "After.\n\n<div><pre>\nnever closed\n\nstill\n"))
+    text = doc.sections[0].text
+    assert text.startswith("border: a;\n\nborder-top: b;\nborder-right: c;\n\nAfter.")
+
 def test_raw_pre_blank_lines_of_twenty_thousand_unclosed_elements_are_linear(deadline: Any) -> None:
     """20,000 unclosed ``<div>``/``<pre>`` lines with blank lines between: one pass."""
     from murar.ingest.markup.pymdown import _raw_pre_blank_lines

@@ -892,13 +892,16 @@ def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
     lines included; a ``<details>`` of command output) is content the browser shows as an
     empty line; CommonMark would end the HTML block there and read the rest as Markdown.
     It becomes an empty ``<span>`` line (not blank: the block goes on; no text in the
-    ``<pre>``). Only a ``<pre>`` closed further down is read so. One pass: linear."""
+    ``<pre>``). Only a ``<pre>`` closed further down is read so, by its ``</pre>`` or by
+    the closing tag of the raw block holding it (``<div><pre>`` ... ``</div>``: the HTML
+    parser closes the open ``<pre>`` there, its lines still preformatted). One pass: linear."""
     closes = [n for n, line in enumerate(lines) if "</pre" in line.lower()]
     last_close = closes[-1] if closes else -1
     fences = FenceTracker(_FENCE)
     out: list[str] = []
     scope = ""  # the raw block element being read, "" outside one
     depth = in_pre = 0
+    pending: list[int] = []  # blank lines of an unclosed <pre>: kept when its raw block closes
     for n, line in enumerate(lines):
         if not scope and fences.in_code(line):
             out.append(line)
@@ -908,8 +911,10 @@ def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
             if m is None:
                 out.append(line)
                 continue
-            scope, depth, in_pre = m.group(1).lower(), 0, 0
+            scope, depth, in_pre, pending = m.group(1).lower(), 0, 0, []
         if not line.strip():
+            if in_pre and n >= last_close:
+                pending.append(len(out))
             out.append(BLANK_PRE_LINE if in_pre and n < last_close else line)
             continue
         out.append(line)
@@ -917,7 +922,9 @@ def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
         for ev in re.finditer(rf"<(/?){scope}(?=[\s/>]|$)", line, re.IGNORECASE):
             depth += -1 if ev.group(1) else 1
         if depth <= 0:
-            scope = ""
+            for k in pending:
+                out[k] = BLANK_PRE_LINE
+            scope, pending = "", []
     return out
 
 
