@@ -1402,10 +1402,10 @@ def test_an_svg_snippet_is_the_pages_picture(tmp_path: Path) -> None:
         '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="500"><text>stack</text></svg>\n')
     (root / "docs" / "guide" / "screens.md").write_text(
         '# Screens\n\nThe stack:\n\n<div class="excalidraw">\n--8<-- "docs/images/stack.svg"\n</div>\n\n'
-        'Source:\n\n```xml\n--8<-- "docs/images/stack.svg"\n```\n')
+        'Source:\n\n```xml\n--8<-- "docs/images/stack.svg"\n```\n\n~~~\n--8<--\ndocs/images/stack.svg\n--8<--\n~~~\n')
     site = MkDocsSite.load(root, "mkdocs.yml")
     doc = convert_pymdown(root / "docs" / "guide" / "screens.md", site=site, assets_dir=tmp_path / "a")
     images = [m for m in doc.media if isinstance(m, ImageItem)]
     assert [(m.path, m.exists) for m in images] == [("docs/images/stack.svg", True)]
     text = "\n".join(s.text for s in doc.sections)
-    assert text.count("<svg") == 1  # the code block's copy
+    assert text.count("<svg") == 2  # the code blocks' copies (one-line and block forms)

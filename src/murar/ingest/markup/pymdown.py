@@ -315,7 +315,8 @@ class PymdownTransformer:
                 if j < len(lines):  # a closed block
                     for name in names:
                         if name and not name.startswith(";"):
-                            out.append(self._snippet(name, "", page_rel=page_rel, depth=depth, stack=stack))
+                            out.append(self._snippet(name, "", page_rel=page_rel, depth=depth, stack=stack,
+                                                     in_code=bool(fence)))
                     i = j + 1
                     continue
             m = _SNIPPET_LINE.match(line)
