@@ -955,6 +955,17 @@ def test_a_blank_line_of_a_pre_inside_a_raw_html_block_is_kept(tmp_path: Path) -
     assert text.endswith("<div><pre>a\n\nb</pre></div>")
 
 
+def test_a_pre_the_raw_blocks_closing_tag_ends_keeps_its_lines(tmp_path: Path) -> None:
+    """``<div class="highlight"><pre>`` ... ``</div>`` with no ``</pre>`` (Textual's CSS
+    syntax boxes, opened and closed by two snippets): the HTML parser closes the ``<pre>`` at
+    ``</div>``, so every line of it shows as written. murar ended the HTML block at the
+    blank line and joined the rest into one paragraph: 'border-top: b; border-right: c;'."""
+    doc = _convert_page(tmp_path, "site_name: S\n", (
+        "# Border\n\n<div class=\"highlight\"><pre>\nborder: a;\n\nborder-top: b;\nborder-right: c;\n</div>\n\n"
+        "After.\n\n<div><pre>\nnever closed\n\nstill\n"))
+    text = doc.sections[0].text
+    assert text.startswith("border: a;\n\nborder-top: b;\nborder-right: c;\n\nAfter.")
+
 def test_raw_pre_blank_lines_of_twenty_thousand_unclosed_elements_are_linear(deadline: Any) -> None:
     """20,000 unclosed ``<div>``/``<pre>`` lines with blank lines between: one pass."""
     from murar.ingest.markup.pymdown import _raw_pre_blank_lines
@@ -1356,3 +1367,45 @@ def test_details_with_only_a_quoted_title_is_read_with_that_summary(tmp_path: Pa
                         "???+ \"Shown open\"\n    Open body.\n\n??? info \"Typed title\"\n    Typed body.\n")
     assert doc.sections[0].text == ("Raw database instructions\n\nRun the query.\n\nShown open\n\nOpen body.\n\n"
                                     "Info: Typed title\n\nTyped body.")
+
+
+def test_a_named_mkdocs_config_without_a_default_one_is_the_site(tmp_path: Path) -> None:
+    """A site built with ``mkdocs build -f mkdocs-online.yml`` has no ``mkdocs.yml``: the
+    ``mkdocs*.yml`` leaf (not the base its siblings INHERIT, not one without ``site_name``)
+    is its config, the one naming ``site_url`` before another. murar read such a folder as
+    plain Markdown (generator 'plain', no snippets, no exclude rules)."""
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs-common.yml").write_text("site_name: Demo\nmarkdown_extensions:\n  - pymdownx.snippets\n")
+    (root / "mkdocs-nav.yml").write_text("nav:\n  - index.md\n")
+    (root / "mkdocs-offline.yml").write_text("INHERIT: mkdocs-common.yml\nplugins:\n  offline:\n")
+    (root / "mkdocs-online.yml").write_text("INHERIT: mkdocs-common.yml\nsite_url: https://docs.example.org/\n")
+    (root / "docs" / "index.md").write_text("# Home\n\nText.\n")
+    sel = open_site(root)
+    assert (sel.site.config.generator, sel.site.config.config_file) == ("mkdocs", "mkdocs-online.yml")
+    (root / "mkdocs-online.yml").unlink()
+    assert open_site(root).site.config.config_file == "mkdocs-offline.yml"
+    (root / "mkdocs.yml").write_text("site_name: Default\n")
+    assert open_site(root).site.config.config_file == "mkdocs.yml"
+
+
+def test_an_svg_snippet_is_the_pages_picture(tmp_path: Path) -> None:
+    """pymdownx.snippets pulls a whole ``.svg`` file in as markup the browser draws
+    (``<div class="excalidraw">`` then ``--8<-- "docs/images/a.svg"``, Textual's diagrams):
+    the page's image. murar kept nothing of it (or its XML as text); in a code block the
+    file stays code."""
+    root = tmp_path / "proj"
+    (root / "docs" / "images").mkdir(parents=True)
+    (root / "docs" / "guide").mkdir()
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  - md_in_html\n  - pymdownx.snippets\n")
+    (root / "docs" / "images" / "stack.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="500"><text>stack</text></svg>\n')
+    (root / "docs" / "guide" / "screens.md").write_text(
+        '# Screens\n\nThe stack:\n\n<div class="excalidraw">\n--8<-- "docs/images/stack.svg"\n</div>\n\n'
+        'Source:\n\n```xml\n--8<-- "docs/images/stack.svg"\n```\n\n~~~\n--8<--\ndocs/images/stack.svg\n--8<--\n~~~\n')
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "guide" / "screens.md", site=site, assets_dir=tmp_path / "a")
+    images = [m for m in doc.media if isinstance(m, ImageItem)]
+    assert [(m.path, m.exists) for m in images] == [("docs/images/stack.svg", True)]
+    text = "\n".join(s.text for s in doc.sections)
+    assert text.count("<svg") == 2  # the code blocks' copies (one-line and block forms)

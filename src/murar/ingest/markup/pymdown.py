@@ -63,6 +63,7 @@ import ast
 import bisect
 import html
 import json
+import posixpath
 import re
 import textwrap
 from collections.abc import Callable, Collection
@@ -297,8 +298,14 @@ class PymdownTransformer:
         out: list[str] = []
         lines = text.split("\n")
         i = 0
+        fence = ""  # the code fence the line is in ("" outside one)
         while i < len(lines):
             line = lines[i]
+            opened = _FENCE.match(line)
+            if opened and (not fence or (opened.group("fence")[0] == fence[0]
+                                         and len(opened.group("fence")) >= len(fence)
+                                         and not line.strip().strip(fence[0]))):
+                fence = "" if fence else opened.group("fence")
             if _SNIPPET_FENCE.match(line):
                 j = i + 1
                 names: list[str] = []
@@ -308,7 +315,8 @@ class PymdownTransformer:
                 if j < len(lines):  # a closed block
                     for name in names:
                         if name and not name.startswith(";"):
-                            out.append(self._snippet(name, "", page_rel=page_rel, depth=depth, stack=stack))
+                            out.append(self._snippet(name, "", page_rel=page_rel, depth=depth, stack=stack,
+                                                     in_code=bool(fence)))
                     i = j + 1
                     continue
             m = _SNIPPET_LINE.match(line)
@@ -317,19 +325,29 @@ class PymdownTransformer:
                 if escaped:
                     out.append(line.replace(";", "", 1))
                 else:
-                    out.append(self._snippet(name, indent, page_rel=page_rel, depth=depth, stack=stack))
+                    out.append(self._snippet(name, indent, page_rel=page_rel, depth=depth, stack=stack,
+                                             in_code=bool(fence)))
                 i += 1
                 continue
             out.append(line)
             i += 1
         return "\n".join(out)
 
-    def _snippet(self, spec: str, indent: str, *, page_rel: str, depth: int, stack: tuple[str, ...]) -> str:
+    def _snippet(self, spec: str, indent: str, *, page_rel: str, depth: int, stack: tuple[str, ...],
+                 in_code: bool = False) -> str:
+        """The text a ``--8<--`` line stands for. A whole ``.svg`` file pulled in outside a
+        code block is SVG markup the browser draws where the line was (Material sites
+        inline their diagrams so: ``<div class="x">`` then ``--8<-- "docs/images/a.svg"``):
+        it is the page's picture, an ``<img>`` of that file, not its XML as text."""
         name, selector = _split_selector(spec)
         if depth >= MAX_SNIPPET_DEPTH:
             self.warnings.append(f"snippet {name!r}: nested more than {MAX_SNIPPET_DEPTH} levels; not included")
             return ""
         res = self.site.resolve_include(name, page_rel=page_rel)
+        if (not in_code and not selector and res.rel_path is not None and res.rel_path.lower().endswith(".svg")
+                and (self.site.config.root / res.rel_path).is_file()):
+            link = posixpath.relpath(res.rel_path, posixpath.dirname(page_rel) or ".")
+            return f'{indent}<img src="{html.escape(link)}" alt="" />'
         found = self._read_included("snippet", name, res, stack, problem=False)
         if found is None:
             return ""
@@ -875,13 +893,16 @@ def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
     lines included; a ``<details>`` of command output) is content the browser shows as an
     empty line; CommonMark would end the HTML block there and read the rest as Markdown.
     It becomes an empty ``<span>`` line (not blank: the block goes on; no text in the
-    ``<pre>``). Only a ``<pre>`` closed further down is read so. One pass: linear."""
+    ``<pre>``). Only a ``<pre>`` closed further down is read so, by its ``</pre>`` or by
+    the closing tag of the raw block holding it (``<div><pre>`` ... ``</div>``: the HTML
+    parser closes the open ``<pre>`` there, its lines still preformatted). One pass: linear."""
     closes = [n for n, line in enumerate(lines) if "</pre" in line.lower()]
     last_close = closes[-1] if closes else -1
     fences = FenceTracker(_FENCE)
     out: list[str] = []
     scope = ""  # the raw block element being read, "" outside one
     depth = in_pre = 0
+    pending: list[int] = []  # blank lines of an unclosed <pre>: kept when its raw block closes
     for n, line in enumerate(lines):
         if not scope and fences.in_code(line):
             out.append(line)
@@ -891,8 +912,10 @@ def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
             if m is None:
                 out.append(line)
                 continue
-            scope, depth, in_pre = m.group(1).lower(), 0, 0
+            scope, depth, in_pre, pending = m.group(1).lower(), 0, 0, []
         if not line.strip():
+            if in_pre and n >= last_close:
+                pending.append(len(out))
             out.append(BLANK_PRE_LINE if in_pre and n < last_close else line)
             continue
         out.append(line)
@@ -900,7 +923,9 @@ def _raw_pre_blank_lines(lines: list[str]) -> list[str]:
         for ev in re.finditer(rf"<(/?){scope}(?=[\s/>]|$)", line, re.IGNORECASE):
             depth += -1 if ev.group(1) else 1
         if depth <= 0:
-            scope = ""
+            for k in pending:
+                out[k] = BLANK_PRE_LINE
+            scope, pending = "", []
     return out
 
 

@@ -20,7 +20,8 @@ Makefile or make.bat builds ``SOURCEDIR = src`` is marked by ``src/conf.py``, so
 sibling ``api/conf.py`` that sorts first is not taken for the project.
 
 Generator documentation the markers come from: Docusaurus "Configuration",
-MkDocs "Configuration", Sphinx "Configuration" (conf.py), Jekyll
+MkDocs "Configuration" (``mkdocs.yml``, or a ``mkdocs*.yml`` given with ``-f``
+when there is none), Sphinx "Configuration" (conf.py), Jekyll
 "Configuration" (``_config.yml``/``.yaml``/``.toml``, or files given with
 ``--config``: ``_config_base.yml``, confirmed by Jekyll's folders), Jupyter Book "Configuration" (``_config.yml``
 + ``_toc.yml``; Jupyter Book 2 / MyST ``myst.yml``), Hugo "Configure Hugo"
@@ -178,7 +179,7 @@ class GeneratorSpec:
 GENERATORS: tuple[GeneratorSpec, ...] = (
     GeneratorSpec(name="html", title="built HTML site", probe=_is_built_site, factory="murar.ingest.sites.built:load", aliases=("built",)),
     GeneratorSpec(name="docusaurus", title="Docusaurus", markers=tuple(f"docusaurus.config.{e}" for e in ("js", "ts", "mjs", "cjs", "mts")), factory="murar.ingest.sites.docusaurus:DocusaurusSite.load", variants=("language", "docs_version")),
-    GeneratorSpec(name="mkdocs", title="MkDocs", markers=("zensical.toml", "properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml"), factory="murar.ingest.sites.mkdocs:load", aliases=("zensical", "properdocs"), variants=("language",)),
+    GeneratorSpec(name="mkdocs", title="MkDocs", markers=("zensical.toml", "properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml", "mkdocs*.yml", "mkdocs*.yaml"), confirm=_via("murar.ingest.sites.mkdocs:looks_like_mkdocs_config"), factory="murar.ingest.sites.mkdocs:load", aliases=("zensical", "properdocs"), variants=("language",)),
     GeneratorSpec(name="vitepress", title="VitePress", markers=tuple(f".vitepress/config.{e}" for e in ("js", "ts", "mjs", "mts", "cjs"))),
     GeneratorSpec(name="quarto", title="Quarto", markers=("_quarto.yml", "_quarto.yaml")),
     GeneratorSpec(name="mintlify", title="Mintlify", markers=("mint.json", "docs.json"), confirm=_is_mintlify),

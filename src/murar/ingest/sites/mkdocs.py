@@ -23,6 +23,10 @@ pymdownx.snippets documentation (``base_path``):
   (``settings["snippets.dedent_subsections"] == "true"``) dedents the lines a
   line range or section picks.
 
+A site built with ``mkdocs build -f NAME`` and no ``mkdocs.yml`` (Textual's
+``mkdocs-online.yml`` inheriting ``mkdocs-common.yml``) is read from that ``mkdocs*.yml``
+leaf: :func:`looks_like_mkdocs_config`.
+
 ProperDocs (the ``properdocs`` package, MkDocs 1.6 continued under a new name) reads the
 same configuration from ``properdocs.yml`` (or ``.yaml``), before an ``mkdocs.yml``
 beside it (properdocs/config/base.py ``_open_config_file``: ``properdocs.yml``,
@@ -291,6 +295,54 @@ def read_site_config(path: Path, *, root: Path | None = None, problems: list[str
     if path.suffix.lower() == ".toml":
         return read_zensical_toml(path, problems=problems)
     return read_mkdocs_yml(path, root=root, problems=problems)
+
+
+#: the names MkDocs (and ProperDocs, Zensical) read without ``-f``
+DEFAULT_CONFIG_FILES = ("zensical.toml", "properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml")
+_INHERIT_LINE = re.compile(r"(?m)^INHERIT\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$")
+
+
+def looks_like_mkdocs_config(path: Path) -> bool:
+    """True when ``path`` is the config a site is built with. A default name
+    (:data:`DEFAULT_CONFIG_FILES`) always is; another ``mkdocs*.yml``/``.yaml`` (one a
+    site builds with ``mkdocs build -f mkdocs-online.yml``) only when no default-named
+    config is beside it, it sets ``site_name`` (the one setting MkDocs requires) itself
+    or through its ``INHERIT`` parent, and no sibling ``mkdocs*`` file inherits it (a
+    base such as ``mkdocs-common.yml`` is not built by itself). Of several such
+    leaves, one that sets ``site_url`` (the deployed site) is taken before one that
+    does not, then the first by name. Never raises."""
+    if path.name in DEFAULT_CONFIG_FILES:
+        return True
+    folder = path.parent
+    try:
+        if any((folder / name).is_file() for name in DEFAULT_CONFIG_FILES):
+            return False  # the default config decides
+        siblings = sorted(p for p in (*folder.glob("mkdocs*.yml"), *folder.glob("mkdocs*.yaml"))
+                          if p.is_file() and p != path)[:50]
+        inherited = set()
+        for sib in siblings:
+            m = _INHERIT_LINE.search(sib.read_text(encoding="utf-8", errors="replace")[:200_000])
+            if m:
+                inherited.add(posixpath.normpath(m.group(1).strip()))
+        if path.name in inherited:
+            return False
+        config = read_mkdocs_yml(path, root=folder)
+    except (OSError, ConfigError):
+        return False
+    if not isinstance(config.get("site_name"), str):
+        return False
+    if config.get("site_url"):
+        return True
+    for sib in siblings:  # a sibling leaf that names the deployed site is the one built
+        if sib.name in inherited:
+            continue
+        try:
+            other = read_mkdocs_yml(sib, root=folder)
+        except ConfigError:
+            continue
+        if isinstance(other.get("site_name"), str) and other.get("site_url"):
+            return False
+    return True
 
 
 def _expanded_size(value: Any, limit: int) -> int:
