@@ -688,6 +688,19 @@ def test_inline_expressions_render_their_value_or_nothing(tmp_path: Path) -> Non
     assert table.rows == [["Widget", ""]]
 
 
+def test_string_literal_expressions_holding_quotes_or_braces_render_their_text(tmp_path: Path) -> None:
+    """A JavaScript string literal is its text whatever it holds: a template literal may hold
+    quotes and braces ({`{"item": "special widget"}`}, the MDX way to show JSON in <pre><code>),
+    a '...' string double quotes, a "..." string single ones, escapes read as JavaScript reads
+    them; a template literal with a ${} substitution is computed, so it is left out."""
+    doc = _convert_page(tmp_path, "json.mdx", (
+        "# Variables\n\nPaste in:\n<pre><code>{`{\"item\": \"special widget\"}`}</code></pre>\n\n"
+        "Also <code>{'{\"k\": 1}'}</code> and {\"it's\"} and {'tab\\tstop'} and {`${x} left`} out.\n"))
+    text = "\n".join(s.text for s in doc.sections)
+    assert '{"item": "special widget"}' in text
+    assert 'Also {"k": 1} and it\'s and tab stop and out.' in text  # the tab, spaces folded
+
+
 def test_docusaurus_2_pages_are_read_as_mdx_1(tmp_path: Path) -> None:
     """Docusaurus 2 compiles pages with MDX 1, where braces in Markdown text are text (MDX 2 made
     them expressions, 'Upgrading to Docusaurus v3') and a JSX block runs on to the next blank line

@@ -421,6 +421,12 @@ def _bracket_delta(line: str) -> int:
     return depth
 
 
+# a JavaScript string literal (its body: a ' or " string holds the other quotes, a template
+# literal without ${} holds any; escapes read by _template_text) or a number literal
+_STRING_OR_NUMBER = re.compile(r"""'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\$]|\\.|\$(?!\{))*)`"""
+                               r"""|(-?\d+(?:\.\d+)?)""", re.DOTALL)
+
+
 @dataclass(slots=True)
 class _Scope:
     images: dict[str, str] = field(default_factory=dict)
@@ -443,9 +449,10 @@ class _Scope:
         """The text ``{expr}`` renders when it is a string or number literal or a known
         name (``version``, ``frontMatter.title``), else ``None``."""
         expr = expr.strip()
-        lit = re.fullmatch(r"""(['"`])([^'"`]*)\1|(-?\d+(?:\.\d+)?)""", expr, re.DOTALL)
+        lit = _STRING_OR_NUMBER.fullmatch(expr)
         if lit:
-            return lit.group(2) if lit.group(2) is not None else lit.group(3)
+            return lit.group(4) if lit.group(4) is not None else _template_text(
+                next(g for g in lit.groups() if g is not None))
         return self.values.get(expr)
 
 
