@@ -701,6 +701,24 @@ def test_string_literal_expressions_holding_quotes_or_braces_render_their_text(t
     assert 'Also {"k": 1} and it\'s and tab stop and out.' in text  # the tab, spaces folded
 
 
+def test_a_heading_inside_a_tab_item_ends_with_its_tab(tmp_path: Path) -> None:
+    """A <TabItem> holds the Markdown between its tags (a JSX element's children), headings too:
+    the next tab's text and the text after </Tabs> are in the section the <Tabs> stands in, not
+    under the last heading of the tab before (Camunda's SaaS / Self-Managed tabs)."""
+    doc = _convert_page(tmp_path, "users.mdx", (
+        "---\ntitle: Users\n---\n\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n"
+        "## Add users\n\n<Tabs values={[{label: 'SaaS', value: 'saas'}, {label: 'Self-Managed', value: 'sm'}]}>\n\n"
+        "<TabItem value='saas'>\n\nSaaS steps.\n\n#### Invite everyone\n\nSaaS invite text.\n\n</TabItem>\n\n"
+        "<TabItem value='sm'>\n\nSelf-Managed steps.\n\n</TabItem>\n\n</Tabs>\n\nAfter the tabs.\n\n"
+        "## Next\n\nNext text.\n"))
+    under = {s.heading_path: s.text for s in doc.sections}
+    assert "SaaS invite text." in under[("Users", "Add users", "Invite everyone")]
+    assert "Self-Managed" not in under[("Users", "Add users", "Invite everyone")]
+    text_of_add = "\n".join(s.text for s in doc.sections if s.heading_path == ("Users", "Add users"))
+    assert "Self-Managed steps." in text_of_add and "After the tabs." in text_of_add
+    assert under[("Users", "Next")] == "Next text."
+
+
 def test_docusaurus_2_pages_are_read_as_mdx_1(tmp_path: Path) -> None:
     """Docusaurus 2 compiles pages with MDX 1, where braces in Markdown text are text (MDX 2 made
     them expressions, 'Upgrading to Docusaurus v3') and a JSX block runs on to the next blank line
