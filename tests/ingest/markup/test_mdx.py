@@ -719,6 +719,19 @@ def test_a_heading_inside_a_tab_item_ends_with_its_tab(tmp_path: Path) -> None:
     assert under[("Users", "Next")] == "Next text."
 
 
+def test_an_explicit_heading_id_is_the_sections_anchor(tmp_path: Path) -> None:
+    """Docusaurus reads {#my-id} at the end of a heading as its id (Headings: explicit ids; MDX 3
+    pages too, markdown.mdx1Compat.headingIds): the section keeps it as its anchor, so an answer
+    links to it, as a {#id} on a Markdown heading already does; elsewhere {#...} is no id."""
+    doc = _convert_page(tmp_path, "ids.mdx", (
+        "---\ntitle: Ids\n---\n\n## Required roles {#elevated-access}\n\nText {#not-an-id} here.\n\n"
+        "### Escaped \\{#escaped-id\\}\n\n- ## In a list {#listed}\n\n## Plain\n\nMore.\n"))
+    anchors = {s.heading_path[-1]: s.anchor for s in doc.sections}
+    assert anchors == {"Required roles": "elevated-access", "Escaped": "escaped-id", "In a list": "listed",
+                       "Plain": None}
+    assert doc.sections[0].text == "Text here."
+
+
 def test_docusaurus_2_pages_are_read_as_mdx_1(tmp_path: Path) -> None:
     """Docusaurus 2 compiles pages with MDX 1, where braces in Markdown text are text (MDX 2 made
     them expressions, 'Upgrading to Docusaurus v3') and a JSX block runs on to the next blank line
