@@ -688,6 +688,50 @@ def test_inline_expressions_render_their_value_or_nothing(tmp_path: Path) -> Non
     assert table.rows == [["Widget", ""]]
 
 
+def test_string_literal_expressions_holding_quotes_or_braces_render_their_text(tmp_path: Path) -> None:
+    """A JavaScript string literal is its text whatever it holds: a template literal may hold
+    quotes and braces ({`{"item": "special widget"}`}, the MDX way to show JSON in <pre><code>),
+    a '...' string double quotes, a "..." string single ones, escapes read as JavaScript reads
+    them; a template literal with a ${} substitution is computed, so it is left out."""
+    doc = _convert_page(tmp_path, "json.mdx", (
+        "# Variables\n\nPaste in:\n<pre><code>{`{\"item\": \"special widget\"}`}</code></pre>\n\n"
+        "Also <code>{'{\"k\": 1}'}</code> and {\"it's\"} and {'tab\\tstop'} and {`${x} left`} out.\n"))
+    text = "\n".join(s.text for s in doc.sections)
+    assert '{"item": "special widget"}' in text
+    assert 'Also {"k": 1} and it\'s and tab stop and out.' in text  # the tab, spaces folded
+
+
+def test_a_heading_inside_a_tab_item_ends_with_its_tab(tmp_path: Path) -> None:
+    """A <TabItem> holds the Markdown between its tags (a JSX element's children), headings too:
+    the next tab's text and the text after </Tabs> are in the section the <Tabs> stands in, not
+    under the last heading of the tab before (Camunda's SaaS / Self-Managed tabs)."""
+    doc = _convert_page(tmp_path, "users.mdx", (
+        "---\ntitle: Users\n---\n\nimport Tabs from '@theme/Tabs';\nimport TabItem from '@theme/TabItem';\n\n"
+        "## Add users\n\n<Tabs values={[{label: 'SaaS', value: 'saas'}, {label: 'Self-Managed', value: 'sm'}]}>\n\n"
+        "<TabItem value='saas'>\n\nSaaS steps.\n\n#### Invite everyone\n\nSaaS invite text.\n\n</TabItem>\n\n"
+        "<TabItem value='sm'>\n\nSelf-Managed steps.\n\n</TabItem>\n\n</Tabs>\n\nAfter the tabs.\n\n"
+        "## Next\n\nNext text.\n"))
+    under = {s.heading_path: s.text for s in doc.sections}
+    assert "SaaS invite text." in under[("Users", "Add users", "Invite everyone")]
+    assert "Self-Managed" not in under[("Users", "Add users", "Invite everyone")]
+    text_of_add = "\n".join(s.text for s in doc.sections if s.heading_path == ("Users", "Add users"))
+    assert "Self-Managed steps." in text_of_add and "After the tabs." in text_of_add
+    assert under[("Users", "Next")] == "Next text."
+
+
+def test_an_explicit_heading_id_is_the_sections_anchor(tmp_path: Path) -> None:
+    """Docusaurus reads {#my-id} at the end of a heading as its id (Headings: explicit ids; MDX 3
+    pages too, markdown.mdx1Compat.headingIds): the section keeps it as its anchor, so an answer
+    links to it, as a {#id} on a Markdown heading already does; elsewhere {#...} is no id."""
+    doc = _convert_page(tmp_path, "ids.mdx", (
+        "---\ntitle: Ids\n---\n\n## Required roles {#elevated-access}\n\nText {#not-an-id} here.\n\n"
+        "### Escaped \\{#escaped-id\\}\n\n- ## In a list {#listed}\n\n## Plain\n\nMore.\n"))
+    anchors = {s.heading_path[-1]: s.anchor for s in doc.sections}
+    assert anchors == {"Required roles": "elevated-access", "Escaped": "escaped-id", "In a list": "listed",
+                       "Plain": None}
+    assert doc.sections[0].text == "Text here."
+
+
 def test_docusaurus_2_pages_are_read_as_mdx_1(tmp_path: Path) -> None:
     """Docusaurus 2 compiles pages with MDX 1, where braces in Markdown text are text (MDX 2 made
     them expressions, 'Upgrading to Docusaurus v3') and a JSX block runs on to the next blank line

@@ -259,6 +259,9 @@ _EXPORT_CONST = re.compile(r"""export\s+const\s+([A-Za-z_$][\w$]*)\s*=\s*((['"`]
 _FLOW_TAGS = re.compile(rf"<[A-Za-z/][^\n]{{0,{MAX_LINE_CHARS}}}>")
 _BACKTICKS = re.compile(r"`+")
 _ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+# an explicit heading id at the end of a heading line: ## Title {#my-id} (Docusaurus "Headings:
+# explicit ids", read in MDX 3 pages too, markdown.mdx1Compat.headingIds)
+_HEADING_ID = re.compile(r"\{#[^{}\s]+\}[ \t]*$")
 # a heading element standing alone as a block: <h3>Node &amp; Watchman</h3>
 _HTML_HEADING = re.compile(r" {0,3}<h([1-6])(?:\s[^<>\n]{0,300})?>((?:(?!</?h[1-6]\b)[^\n]){1,500})</h\1>[ \t]*",
                            re.IGNORECASE)
@@ -421,6 +424,12 @@ def _bracket_delta(line: str) -> int:
     return depth
 
 
+# a JavaScript string literal (its body: a ' or " string holds the other quotes, a template
+# literal without ${} holds any; escapes read by _template_text) or a number literal
+_STRING_OR_NUMBER = re.compile(r"""'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)"|`((?:[^`\\$]|\\.|\$(?!\{))*)`"""
+                               r"""|(-?\d+(?:\.\d+)?)""", re.DOTALL)
+
+
 @dataclass(slots=True)
 class _Scope:
     images: dict[str, str] = field(default_factory=dict)
@@ -443,9 +452,10 @@ class _Scope:
         """The text ``{expr}`` renders when it is a string or number literal or a known
         name (``version``, ``frontMatter.title``), else ``None``."""
         expr = expr.strip()
-        lit = re.fullmatch(r"""(['"`])([^'"`]*)\1|(-?\d+(?:\.\d+)?)""", expr, re.DOTALL)
+        lit = _STRING_OR_NUMBER.fullmatch(expr)
         if lit:
-            return lit.group(2) if lit.group(2) is not None else lit.group(3)
+            return lit.group(4) if lit.group(4) is not None else _template_text(
+                next(g for g in lit.groups() if g is not None))
         return self.values.get(expr)
 
 
@@ -788,6 +798,8 @@ class MdxTransformer:
         runs: dict[int, list[int]] | None = None  # backtick runs by width: where each starts
         flow_start = _CONTAINER_PREFIX.match(line).end()  # type: ignore[union-attr]  # a tag here may be flow
         text_end = len(line.rstrip())
+        # a heading's {#id} is its id, not an expression: kept for the Markdown reader (split_anchor)
+        heading_id = _HEADING_ID.search(line) if _ATX_HEADING.match(line[flow_start:]) else None
         while i < n:
             c = line[i]
             if c == "`":  # a code span is literal text; an unmatched backtick run is text
@@ -824,6 +836,9 @@ class MdxTransformer:
                                                   inline=inline))
                     i = tag.end
                     continue
+            if c == "{" and heading_id is not None and i == heading_id.start():
+                parts.append(line[i:])
+                break
             if c == "{" and failed_expressions < MAX_FAILED_TAGS:
                 end = _skip_braces(line, i)
                 if end > 0:

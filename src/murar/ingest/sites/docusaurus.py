@@ -42,7 +42,9 @@ From the Docusaurus documentation ("Static assets", "Docs: introduction",
   ``parseLines``); emoji shortcodes that state a value (``:white_check_mark:``)
   read as their character, as remark-emoji (on unless ``markdown.emoji: false``)
   draws them; with ``remark-math`` in an instance's ``remarkPlugins``, ``$...$``
-  and ``$$`` blocks are LaTeX kept as written (before MDX reads braces in them).
+  and ``$$`` blocks are LaTeX kept as written (before MDX reads braces in them);
+  a heading inside a ``<TabItem>`` belongs to that tab: the next tab and the text
+  after ``</Tabs>`` are back in the section the tab set stands in.
 
 Settings are read from ``docusaurus.config.{js,ts}`` without running it
 (:mod:`murar.ingest.sites._jsconfig`); what cannot be read takes the default.
@@ -692,6 +694,11 @@ class DocusaurusSite:
     ``config.exclude``); ``skipped`` maps folders of docs versions that are not
     read to the reason reported for their files.
     """
+
+    #: a heading inside a ``<TabItem>`` is that tab's child (MDX: JSX elements hold the Markdown
+    #: between their tags), so the next tab's text, and the text after ``</Tabs>``, return to the
+    #: section the ``<Tabs>`` stands in (:meth:`murar.ingest.markup.builder.PageBuilder.tab`)
+    tabs_hold_headings = True
 
     def __init__(self, config: SiteConfig, *, instances: tuple[ContentInstance, ...] | None = None,
                  skipped: dict[str, str] | None = None, magic_comments: tuple[str, ...] = DEFAULT_MAGIC_COMMENTS,
