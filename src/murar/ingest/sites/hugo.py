@@ -204,8 +204,10 @@ _CALLOUT_KINDS = frozenset({"note", "tip", "info", "warning", "caution", "import
 #: with the site's i18n string for the name (Kubernetes: ``note = "Note:"``) or the name
 _KIND_SHORTCODES = frozenset({"note", "tip", "info", "warning", "caution", "important", "danger"})
 # blank lines and indentation up to a line of paragraph text (not a list item, heading, quote, fence,
-# table row, HTML tag, shortcode or indented code)
-_BLANK_THEN_TEXT = re.compile(r"[ \t]*(?:\n[ \t]*)+(?=[^\s\-*+#>|<`~{\d])")
+# table row, HTML tag, shortcode, indented code or an image opening its line: a callout's label written
+# before a screenshot would make it a picture inside a sentence, where the theme draws the label in the
+# box's title bar above it)
+_BLANK_THEN_TEXT = re.compile(r"[ \t]*(?:\n[ \t]*)+(?=[^\s\-*+#>|<`~{\d])(?!!\[)")
 #: shortcodes that never wrap content (no closing tag is looked for)
 _NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | CODE_SAMPLE_SHORTCODES | frozenset(
     {"ref", "relref", "param", "icon", "nb"})
