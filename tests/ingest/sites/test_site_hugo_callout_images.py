@@ -1,6 +1,6 @@
-"""Hugo: a callout whose content opens with a picture (a Relearn ``notice`` holding a
-screenshot) leads with its label on a line of its own: the theme draws the label in the
-box's title bar, so the picture is no icon inside a sentence."""
+"""Hugo box labels: a callout whose content opens with a picture (a Relearn ``notice`` holding a
+screenshot) leads with its label on a line of its own (the theme draws the label in the box's
+title bar, so the picture is no icon inside a sentence); a blank title shows no label."""
 
 from __future__ import annotations
 
@@ -43,3 +43,15 @@ def test_screenshot_opening_a_callout_is_not_an_inline_icon(tmp_path: Path, writ
     assert flags["Settings dialog"] == [] and flags["Other dialog"] == []
     assert flags["gear"] == ["inline"]  # an icon in a sentence stays one
     assert "Tip:" in doc.sections[0].text and "Result:" in doc.sections[0].text
+
+
+def test_a_blank_title_shows_no_label(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """Relearn's way to show no title (``title=" "``, badge and expand alike): the content alone,
+    no empty bold ``****`` left in the text; a real title still leads."""
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hugo-theme-relearn"\n')
+    site = hugo.load(tmp_path)
+    out = site.preprocess('1. Step.\n\n    {{% badge style="warning" title=" " %}}Warning{{% /badge %}} Only for Hugo < 0.112\n\n'
+                          '{{% badge title="Version" %}}6.0{{% /badge %}} and {{% expand title=" " %}}Hidden.{{% /expand %}}\n',
+                          page_rel="content/a.md")
+    assert "****" not in out and "** **" not in out
+    assert "    Warning Only for Hugo < 0.112" in out and "**Version** 6.0" in out and "Hidden." in out

@@ -2610,7 +2610,8 @@ class HugoSite:
                         # ... in the paragraph its content opens with, blank lines before it or not
                         gap = _BLANK_THEN_TEXT.match(body, m.end(), close.start())
                         pos = gap.end() if gap and not h else pos
-                elif label and close is not None:
+                elif label and _label_text(label) and close is not None:
+                    # (a title of blanks or of an icon's markup only shows none: Relearn badge/expand title=" ")
                     line_start = body.rfind("\n", 0, m.start()) + 1
                     above = body.rfind("\n", 0, max(line_start - 1, 0)) + 1
                     if not h and line_start and not body[line_start:m.start()].strip() \
