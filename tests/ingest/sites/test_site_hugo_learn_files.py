@@ -45,3 +45,19 @@ def test_a_projects_own_resources_shortcode_is_not_read_as_the_themes(tmp_path: 
     out = site.rewrite_shortcodes((tmp_path / "content/dl/index.md").read_text(), page_rel="content/dl/index.md",
                                   warnings=[])
     assert "guide.pdf" not in out
+
+
+def test_relearn_include_hidefirstheading_drops_the_files_opening_heading(tmp_path: Path,
+                                                                           write: Callable[..., Path]) -> None:
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hugo-theme-relearn"\n')
+    write(tmp_path, "content/inc/README.md", "# Standalone Title\n\nIncluded body.\n\n## Sub part\n\nMore.\n")
+    write(tmp_path, "content/inc/_index.md",
+          '+++\ntitle = "Inc"\n+++\n\nBefore.\n\n{{% include file="inc/README.md" hidefirstheading="true" %}}\n\n'
+          '## Again\n\n{{% include "inc/README.md" true %}}\n\n## Whole\n\n{{% include "inc/README.md" %}}\n')
+    site = hugo.load(tmp_path)
+    doc = convert_file(tmp_path / "content/inc/_index.md", root=tmp_path, assets_dir=tmp_path / "a", site=site)
+    paths = [tuple(s.heading_path) for s in doc.sections]
+    # hidden by name and as the second argument; shown without it
+    assert paths == [("Inc",), ("Inc", "Sub part"), ("Inc", "Again"), ("Inc", "Sub part"), ("Inc", "Whole"),
+                     ("Inc", "Standalone Title"), ("Inc", "Standalone Title", "Sub part")]
+    assert doc.sections[0].text == "Before.\n\nIncluded body."

@@ -36,7 +36,7 @@ shortcode with an image ``src`` become Markdown images with their caption
 (a bundle's files also by the name front matter ``resources`` gives them,
 :meth:`HugoSite.page_resources`; carousels and galleries of resource globs give
 one image per match); ``include``/``readfile`` pull the file in at that place (theme convention:
-``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
+``content/includes``; Relearn's ``hidefirstheading`` drops the file's opening heading); ``youtube``/``vimeo``/``video`` become videos;
 a ``{{< >}}`` tab set opened in a list step stays in that step, its content moved to the
 step's column (Hugo puts its output where it stands); a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Relearn's
 ``title`` is shown), a tab without content shows the file its ``include=`` names
@@ -210,6 +210,8 @@ _KIND_SHORTCODES = frozenset({"note", "tip", "info", "warning", "caution", "impo
 # before a screenshot would make it a picture inside a sentence, where the theme draws the label in the
 # box's title bar above it)
 _BLANK_THEN_TEXT = re.compile(r"[ \t]*(?:\n[ \t]*)+(?=[^\s\-*+#>|<`~{\d])(?!!\[)")
+#: a Markdown text's opening heading (blank lines before it): ATX "# Title" or setext "Title" over "===="/"----"
+_FIRST_HEADING = re.compile(r"\A(?:[ \t]*\r?\n)*[ ]{0,3}(?:#{1,6}(?:[ \t][^\n]*)?|[^\s#>\-*+|`~<][^\n]*\r?\n[ ]{0,3}(?:=+|-+)[ \t]*)(?:\r?\n|\Z)")
 #: shortcodes that never wrap content (no closing tag is looked for)
 _NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | CODE_SAMPLE_SHORTCODES | frozenset(
     {"ref", "relref", "param", "icon", "nb"})
@@ -3063,6 +3065,11 @@ class HugoSite:
         if suffix_of(res.rel_path) not in (".md", ".markdown", ".mdown", ".html", ".htm", ""):
             return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."), html_out=self._html_page(page_rel),
                           indent=indent)
+        if sc.name == "include" and _truthy(sc.params.get("hidefirstheading") or (
+                sc.get(pos=1) if self._learn else "")):
+            # Relearn include hidefirstheading=true (also its second argument): the file's opening heading
+            # is not shown (its <div class="include hide-first-heading"> hides that first child)
+            body = _FIRST_HEADING.sub("", body, count=1)
         return self.rewrite_shortcodes(body, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
                                        _stack=(*stack, res.rel_path), _budget=budget)
 
