@@ -2219,7 +2219,8 @@ class HugoSite:
         the folder named after the page's file with ``.files`` (``index.files``, ``_index.files``,
         ``page.files``, with a language code ``index.en.files``), those whose name the regular
         expression ``pattern`` finds (a pattern that may backtrack without bound lists nothing,
-        with a warning), by name, ``sort="desc"`` reversed. Nothing when no file is listed."""
+        with a warning), by name as Go sorts strings (bytewise), ``sort="desc"`` reversed. Nothing when no
+        file is listed."""
         pattern = sc.get("pattern")
         problem = regex_problem(pattern) if pattern else None
         if problem:
@@ -2243,7 +2244,7 @@ class HugoSite:
                             if e.is_file() and not e.is_symlink() and not e.name.startswith(".")]
                     break
         rows = sorted(((n, t) for n, t in rows if found is None or found(n)),
-                      key=lambda r: r[0].lower(), reverse=(sc.get("sort") or "asc").strip().lower() == "desc")
+                      key=lambda r: r[0], reverse=(sc.get("sort") or "asc").strip().lower() == "desc")
         if not rows:
             return ""
         style = (sc.get("style") or "").strip().lower()
