@@ -61,3 +61,14 @@ def test_relearn_include_hidefirstheading_drops_the_files_opening_heading(tmp_pa
     assert paths == [("Inc",), ("Inc", "Sub part"), ("Inc", "Again"), ("Inc", "Sub part"), ("Inc", "Whole"),
                      ("Inc", "Standalone Title"), ("Inc", "Standalone Title", "Sub part")]
     assert doc.sections[0].text == "Before.\n\nIncluded body."
+
+
+def test_listed_files_sort_as_go_sorts_strings(tmp_path: Path, write: Callable[..., Path]) -> None:
+    write(tmp_path, "hugo.toml", 'baseURL = "/"\ntheme = "hugo-theme-relearn"\n')
+    write(tmp_path, "content/dl/index.md", '+++\ntitle = "D"\n+++\n\n{{% resources /%}}\n')
+    for name in ("b.pdf", "A.pdf", "a.pdf"):
+        write(tmp_path, f"content/dl/{name}", "x")
+    site = hugo.load(tmp_path)
+    out = site.rewrite_shortcodes((tmp_path / "content/dl/index.md").read_text(), page_rel="content/dl/index.md",
+                                  warnings=[])
+    assert "**Resources**\n\n- A.pdf\n- a.pdf\n- b.pdf\n" in out  # bytewise: capitals first
