@@ -36,7 +36,7 @@ shortcode with an image ``src`` become Markdown images with their caption
 (a bundle's files also by the name front matter ``resources`` gives them,
 :meth:`HugoSite.page_resources`; carousels and galleries of resource globs give
 one image per match); ``include``/``readfile`` pull the file in at that place (theme convention:
-``content/includes``); ``youtube``/``vimeo``/``video`` become videos;
+``content/includes``; Relearn's ``hidefirstheading`` drops the file's opening heading); ``youtube``/``vimeo``/``video`` become videos;
 a ``{{< >}}`` tab set opened in a list step stays in that step, its content moved to the
 step's column (Hugo puts its output where it stands); a tab set's ``name`` is the id of its box, never text (Kubernetes' ``tabs``; Relearn's
 ``title`` is shown), a tab without content shows the file its ``include=`` names
@@ -46,6 +46,8 @@ that file is then no page); ``highlight``, ``code``/``code-toggle``/``multiconfi
 without inner content (Hextra ``card``, ``feature-card``) keeps its title and
 subtitle, one with content (Docsy, Hugo Book) its image, header, title and
 subtitle before it and its footer after it, its headings read as labels;
+Learn/Relearn ``children`` list the child pages, Relearn ``resources`` and Learn/Relearn
+``attachments`` the page's files (bundle resources, ``<page>.files``) under their box's title;
 ``ref``/``relref`` give their target;
 ``param`` the site parameter; ``comment`` (Hugo 0.137.1+) drops what it encloses;
 with Goldmark's passthrough extension on, the math between its delimiters is kept as
@@ -204,8 +206,12 @@ _CALLOUT_KINDS = frozenset({"note", "tip", "info", "warning", "caution", "import
 #: with the site's i18n string for the name (Kubernetes: ``note = "Note:"``) or the name
 _KIND_SHORTCODES = frozenset({"note", "tip", "info", "warning", "caution", "important", "danger"})
 # blank lines and indentation up to a line of paragraph text (not a list item, heading, quote, fence,
-# table row, HTML tag, shortcode or indented code)
-_BLANK_THEN_TEXT = re.compile(r"[ \t]*(?:\n[ \t]*)+(?=[^\s\-*+#>|<`~{\d])")
+# table row, HTML tag, shortcode, indented code or an image opening its line: a callout's label written
+# before a screenshot would make it a picture inside a sentence, where the theme draws the label in the
+# box's title bar above it)
+_BLANK_THEN_TEXT = re.compile(r"[ \t]*(?:\n[ \t]*)+(?=[^\s\-*+#>|<`~{\d])(?!!\[)")
+#: a Markdown text's opening heading (blank lines before it): ATX "# Title" or setext "Title" over "===="/"----"
+_FIRST_HEADING = re.compile(r"\A(?:[ \t]*\r?\n)*[ ]{0,3}(?:#{1,6}(?:[ \t][^\n]*)?|[^\s#>\-*+|`~<][^\n]*\r?\n[ ]{0,3}(?:=+|-+)[ \t]*)(?:\r?\n|\Z)")
 #: shortcodes that never wrap content (no closing tag is looked for)
 _NO_INNER = INCLUDE_SHORTCODES | VIDEO_SHORTCODES | CODE_SAMPLE_SHORTCODES | frozenset(
     {"ref", "relref", "param", "icon", "nb"})
@@ -2204,6 +2210,52 @@ class HugoSite:
             by_title=(sc.get("sort") or "").strip().lower() == "title")
         return f"\n\n{text}\n\n" if text else ""
 
+    def _learn_file_list(self, page_rel: str, sc: Shortcode, *, warnings: list[str]) -> str:
+        """Relearn's ``{{% resources %}}`` and hugo-theme-learn's / Relearn's ``{{% attachments %}}``
+        (their ``partials/shortcodes/resources.html`` and ``attachments.html``; shortcode docs): a
+        box titled ``title`` (``title=" "``: none; else the kind of a severity ``style``, else
+        "Resources" / "Attachments") listing one line per file: for ``resources`` the page bundle's
+        resources (their front matter ``title``, else their name), for ``attachments`` the files of
+        the folder named after the page's file with ``.files`` (``index.files``, ``_index.files``,
+        ``page.files``, with a language code ``index.en.files``), those whose name the regular
+        expression ``pattern`` finds (a pattern that may backtrack without bound lists nothing,
+        with a warning), by name as Go sorts strings (bytewise), ``sort="desc"`` reversed. Nothing when no
+        file is listed."""
+        pattern = sc.get("pattern")
+        problem = regex_problem(pattern) if pattern else None
+        if problem:
+            warnings.append(f"{sc.name} pattern {pattern[:80]!r}: {problem}; no file listed")
+            return ""
+        found = re.compile(pattern).search if pattern else None
+        rows: list[tuple[str, str]] = []  # (name, shown)
+        if sc.name == "resources":
+            rows = [(r.name, r.title or r.name) for r in self.page_resources(page_rel)]
+        else:
+            folder, base = posixpath.split(page_rel)
+            stem = posixpath.splitext(base)[0]
+            for name in dict.fromkeys((stem, self.split_language(stem)[0])):
+                files_dir = self._root / folder / f"{name}.files"
+                if files_dir.is_dir():
+                    try:
+                        entries = sorted(files_dir.iterdir(), key=lambda e: e.name)[:_MAX_RESOURCES]
+                    except OSError:
+                        entries = []
+                    rows = [(e.name, e.name) for e in entries
+                            if e.is_file() and not e.is_symlink() and not e.name.startswith(".")]
+                    break
+        rows = sorted(((n, t) for n, t in rows if found is None or found(n)),
+                      key=lambda r: r[0], reverse=(sc.get("sort") or "asc").strip().lower() == "desc")
+        if not rows:
+            return ""
+        style = (sc.get("style") or "").strip().lower()
+        title = sc.get("title")
+        if not title:
+            default = "Resources" if sc.name == "resources" else "Attachments"
+            title = (self.translate(style) or style.capitalize()) if style in _CALLOUT_KINDS else default
+        label = _label_text(title)
+        lines = "\n".join(f"- {' '.join(shown.split())}" for _, shown in rows)
+        return (f"\n\n**{label}**\n\n" if label else "\n\n") + lines + "\n\n"
+
     def _learn_children_levels(self, page_rel: str, count: int, depth: int, left: list[int], *, style: str,
                                level: int, description: bool, showhidden: bool, by_title: bool) -> str:
         """The text of :meth:`_learn_children` from level ``count`` down; ``left``: pages
@@ -2494,6 +2546,10 @@ class HugoSite:
                                else self._book_section(page_rel, sc))
                 elif toc_trees == _TOC_TREES_PER_TEXT + 1:
                     warnings.append(f"children: more than {_TOC_TREES_PER_TEXT} in one text; the later ones are left out")
+            elif close is None and name in ("resources", "attachments") and self._learn \
+                    and self._theme_template_only(name):
+                # Relearn resources / hugo-theme-learn and Relearn attachments: a box listing the page's files
+                out.append(self._learn_file_list(page_rel, sc, warnings=warnings))
             elif name == "siteparam":  # Relearn: a site parameter only
                 out.append(self._params.get(f"params.{sc.get('name', pos=0).strip().lower()}", ""))
             elif name == "heading" and sc.get("name", pos=0):
@@ -2608,7 +2664,8 @@ class HugoSite:
                         # ... in the paragraph its content opens with, blank lines before it or not
                         gap = _BLANK_THEN_TEXT.match(body, m.end(), close.start())
                         pos = gap.end() if gap and not h else pos
-                elif label and close is not None:
+                elif label and _label_text(label) and close is not None:
+                    # (a title of blanks or of an icon's markup only shows none: Relearn badge/expand title=" ")
                     line_start = body.rfind("\n", 0, m.start()) + 1
                     above = body.rfind("\n", 0, max(line_start - 1, 0)) + 1
                     if not h and line_start and not body[line_start:m.start()].strip() \
@@ -3009,6 +3066,11 @@ class HugoSite:
         if suffix_of(res.rel_path) not in (".md", ".markdown", ".mdown", ".html", ".htm", ""):
             return _fence(body.rstrip(), suffix_of(res.rel_path).lstrip("."), html_out=self._html_page(page_rel),
                           indent=indent)
+        if sc.name == "include" and _truthy(sc.params.get("hidefirstheading") or (
+                sc.get(pos=1) if self._learn else "")):
+            # Relearn include hidefirstheading=true (also its second argument): the file's opening heading
+            # is not shown (its <div class="include hide-first-heading"> hides that first child)
+            body = _FIRST_HEADING.sub("", body, count=1)
         return self.rewrite_shortcodes(body, page_rel=page_rel, warnings=warnings, _depth=depth + 1,
                                        _stack=(*stack, res.rel_path), _budget=budget)
 
