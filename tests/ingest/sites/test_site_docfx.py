@@ -1212,3 +1212,21 @@ def test_a_lone_numberless_moniker_beside_a_capped_line_is_the_newest(tmp_path: 
     write(tmp_path, "sql.md", "# SQL\n\n::: moniker range=\"azuresqldb-current\"\nAzure.\n::: moniker-end\n")
     again = docfx.load(tmp_path, "docfx.json").preprocess(page, page_rel="compare.md")
     assert "media/visualstudio/compare.png" in again and "media/vs-2022/compare.png" in again
+
+
+def test_an_include_reference_definition_is_relative_to_the_include(tmp_path: Path, write: Callable[..., Path],
+                                                                     png: bytes) -> None:
+    """Visual Studio docs' container quickstart include (``includes/vs-2019/container-tools.md``) draws
+    ``![Create registry][0]`` with ``[0]: ../../media/hosting/registry.png`` at its end: DocFX reads an
+    include as a document of its own, so a link reference definition is relative to the include, as
+    its inline links are. It was left as written and resolved from the page, outside the docset."""
+    write(tmp_path, "docs/docfx.json", json.dumps(DOCFX))
+    write(tmp_path, "docs/containers/media/hosting/registry.png", png)
+    write(tmp_path, "docs/containers/includes/vs-2019/tools.md",
+          "1. Fill in the values.\n\n    ![Create registry][0]\n\n[0]: ../../media/hosting/registry.png\n")
+    page = "# Docker\n\n[!include[Tools](includes/vs-2019/tools.md)]\n"
+    write(tmp_path, "docs/containers/tools.md", page)
+    out = docfx.load(tmp_path, "docs/docfx.json").preprocess(page, page_rel="docs/containers/tools.md")
+    assert "[0]: media/hosting/registry.png" in out
+    md = MarkdownIt("commonmark")
+    assert 'src="media/hosting/registry.png"' in md.render(out)
