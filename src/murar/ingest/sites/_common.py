@@ -284,7 +284,7 @@ _MD_LINK = re.compile(r"(!?\[(?:[^\[\]\\]|\\.)*\]\()\s*(<[^<>\n]*>|[^)\s]+)")
 _ATTR = re.compile(r"""(\b(?:src|href|source|lightbox|poster)\s*=\s*)(["'])([^"'\n]*)\2""", re.IGNORECASE)
 # a link reference definition (CommonMark: "[label]: destination", up to three spaces in, in a quote
 # too), not a footnote's ("[^1]: text"); its destination may stand on the next line
-_MD_DEF = re.compile(r"^((?:[ \t]{0,3}>)*[ \t]{0,3}\[(?!\^)(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*\n?(?:[ \t]*>)*[ \t]*)"
+_MD_DEF = re.compile(r"^((?:[ \t]{0,3}>)*[ \t]{0,3}\[(?!\^)(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*(?:\n(?:[ \t]*>)*[ \t]*)?)"
                      r"(<[^<>\n]*>|[^\s<>]+)", re.MULTILINE)
 
 
