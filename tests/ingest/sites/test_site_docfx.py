@@ -1182,3 +1182,51 @@ def test_a_moniker_range_shown_as_code_is_no_range_of_the_docset(tmp_path: Path,
     (tmp_path / "users.md").write_text("---\nmonikerRange: '< azure-devops'\n---\n# Users\n")
     out = docfx.load(tmp_path, "docfx.json").preprocess(page, page_rel="bugs.md")
     assert [src for src, _alt, _title in images(out)] == ["media/board-vert.png"]
+
+
+def test_a_lone_numberless_moniker_beside_a_capped_line_is_the_newest(tmp_path: Path,
+                                                                       write: Callable[..., Path]) -> None:
+    """Visual Studio docs: Visual Studio 2026's moniker is ``visualstudio``, written beside
+    ``<= vs-2022`` zones and never as ``< visualstudio``. A range ``<= vs-2022`` (the line's newest
+    release) leaves out only what lies above it in the docset's list, and the one moniker without a
+    number is it: the default view (Learn opens such pages at Visual Studio 2026). Both versions'
+    screenshots were read (``visualstudio`` unordered, ``vs-2022`` the newest), doubling each step.
+    A page whose own range leaves it out (``monikerRange: vs-2022``) keeps its line's newest; with
+    a second numberless moniker (another product's) the order is unknown and every zone is kept."""
+    write(tmp_path, "docfx.json", '{"build": {"content": [{"files": ["**/*.md"]}]}}')
+    page = ("# Compare\n\n:::moniker range=\"visualstudio\"\n\n"
+            ":::image type=\"content\" source=\"media/visualstudio/compare.png\" alt-text=\"New.\":::\n\n"
+            ":::moniker-end\n\n:::moniker range=\"vs-2022\"\n\n![Old.](media/vs-2022/compare.png)\n\n"
+            ":::moniker-end\n\n::: moniker range=\"<=vs-2022\"\nOld steps.\n::: moniker-end\n\n"
+            "::: moniker range=\">=vs-2022\"\nCurrent steps.\n::: moniker-end\n")
+    write(tmp_path, "compare.md", page)
+    older = ("---\nmonikerRange: vs-2022\n---\n# Chat\n\n::: moniker range=\"vs-2022\"\nChat 2022.\n::: moniker-end\n\n"
+             "::: moniker range=\"vs-2019\"\nChat 2019.\n::: moniker-end\n")
+    write(tmp_path, "chat.md", older)
+    site = docfx.load(tmp_path, "docfx.json")
+    out = site.preprocess(page, page_rel="compare.md")
+    assert "media/visualstudio/compare.png" in out and "media/vs-2022/compare.png" not in out
+    assert "Current steps." in out and "Old steps." not in out
+    chat = site.preprocess(older, page_rel="chat.md")
+    assert "Chat 2022." in chat and "Chat 2019." not in chat
+    write(tmp_path, "sql.md", "# SQL\n\n::: moniker range=\"azuresqldb-current\"\nAzure.\n::: moniker-end\n")
+    again = docfx.load(tmp_path, "docfx.json").preprocess(page, page_rel="compare.md")
+    assert "media/visualstudio/compare.png" in again and "media/vs-2022/compare.png" in again
+
+
+def test_an_include_reference_definition_is_relative_to_the_include(tmp_path: Path, write: Callable[..., Path],
+                                                                     png: bytes) -> None:
+    """Visual Studio docs' container quickstart include (``includes/vs-2019/container-tools.md``) draws
+    ``![Create registry][0]`` with ``[0]: ../../media/hosting/registry.png`` at its end: DocFX reads an
+    include as a document of its own, so a link reference definition is relative to the include, as
+    its inline links are. It was left as written and resolved from the page, outside the docset."""
+    write(tmp_path, "docs/docfx.json", json.dumps(DOCFX))
+    write(tmp_path, "docs/containers/media/hosting/registry.png", png)
+    write(tmp_path, "docs/containers/includes/vs-2019/tools.md",
+          "1. Fill in the values.\n\n    ![Create registry][0]\n\n[0]: ../../media/hosting/registry.png\n")
+    page = "# Docker\n\n[!include[Tools](includes/vs-2019/tools.md)]\n"
+    write(tmp_path, "docs/containers/tools.md", page)
+    out = docfx.load(tmp_path, "docs/docfx.json").preprocess(page, page_rel="docs/containers/tools.md")
+    assert "[0]: media/hosting/registry.png" in out
+    md = MarkdownIt("commonmark")
+    assert 'src="media/hosting/registry.png"' in md.render(out)

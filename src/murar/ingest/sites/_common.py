@@ -282,6 +282,10 @@ def strip_base(path: str, base: str) -> str:
 # scanned to the end of the text (40,000 '[' in an included file: 44 s), each '](<' to the line's end
 _MD_LINK = re.compile(r"(!?\[(?:[^\[\]\\]|\\.)*\]\()\s*(<[^<>\n]*>|[^)\s]+)")
 _ATTR = re.compile(r"""(\b(?:src|href|source|lightbox|poster)\s*=\s*)(["'])([^"'\n]*)\2""", re.IGNORECASE)
+# a link reference definition (CommonMark: "[label]: destination", up to three spaces in, in a quote
+# too), not a footnote's ("[^1]: text"); its destination may stand on the next line
+_MD_DEF = re.compile(r"^((?:[ \t]{0,3}>)*[ \t]{0,3}\[(?!\^)(?:[^\[\]\\\n]|\\.){1,999}\]:[ \t]*(?:\n(?:[ \t]*>)*[ \t]*)?)"
+                     r"(<[^<>\n]*>|[^\s<>]+)", re.MULTILINE)
 
 
 def rebase_links(text: str, *, from_rel: str, to_rel: str, exists: Callable[[str], bool],
@@ -292,7 +296,8 @@ def rebase_links(text: str, *, from_rel: str, to_rel: str, exists: Callable[[str
     Used when an include is inlined: DocFX, Jekyll ``include_relative`` and Hugo
     ``readfile`` content keep links relative to the file that holds them. Only
     links whose target exists relative to ``from_rel`` (``exists`` gets the
-    root-relative posix path) are rewritten; root-relative, remote and anchor
+    root-relative posix path) are rewritten, inline ones and the destinations of link
+    reference definitions (``[0]: ../media/a.png``, which ``![alt][0]`` uses) alike; root-relative, remote and anchor
     links are left alone. ``backslash_separates``: a ``\\`` in a link's path separates
     folders as ``/`` does (DocFX's file paths); the rebased link is written with ``/``.
     """
@@ -324,6 +329,8 @@ def rebase_links(text: str, *, from_rel: str, to_rel: str, exists: Callable[[str
         new = rebase(m.group(3))
         return m.group(0) if new is None else f"{m.group(1)}{m.group(2)}{new.strip('<>')}{m.group(2)}"
 
+    if "]:" in text:
+        text = _MD_DEF.sub(md, text)
     return _ATTR.sub(attr, _MD_LINK.sub(md, text))
 
 

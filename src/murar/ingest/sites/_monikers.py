@@ -162,6 +162,52 @@ def numberless_bounds(range_text: str) -> tuple[set[str], set[str]]:
     return above, below
 
 
+def implied_top(ranges: Iterable[str]) -> str | None:
+    """The numberless moniker that a docset's ``ranges`` (every range its files write) put above a
+    numbered line without writing ``< name``: a range ``<= newest`` (the highest version of the line
+    any range names, ``<= vs-2022``) leaves out only monikers that lie above that version in the
+    docset's list, and when the docset names exactly one moniker without a number (``visualstudio``,
+    Visual Studio 2026's moniker, written as ``range="visualstudio"`` beside ``range="<= vs-2022"``),
+    that one is it: the newest, the default view of every page. ``None`` when the docset names no
+    such moniker or several (SQL docs: ``azuresqldb-current``, ``azure-sqldw-latest``, products of
+    their own), when no line or more than one is capped at its newest, when a range bounds the
+    moniker from below (``> name``), or when a range joins it by ``||`` to a lower bound of the
+    capped line (``>= vs-2019 || name`` would not need the second term if it lay above)."""
+    newest: dict[str, Version] = {}
+    capped: dict[str, set[Version]] = {}  # product -> versions some range bounds it by from above (<=)
+    numberless: set[str] = set()
+    joined: set[tuple[str, str]] = set()  # (numberless moniker, product) one range joins by ||
+    for text in ranges:
+        rng = parse_range(text)
+        if not rng:
+            continue
+        names: set[str] = set()
+        lows: set[str] = set()
+        for alt in rng:
+            for op, name in alt:
+                prod, ver = split_moniker(name)
+                if ver is None:
+                    if op == ">":
+                        return None
+                    numberless.add(prod)
+                    names.add(prod)
+                    continue
+                newest[prod] = max(newest.get(prod, ver), ver)
+                if op == "<=":
+                    capped.setdefault(prod, set()).add(ver)
+                elif op in (">", ">="):
+                    lows.add(prod)
+        if len(rng) > 1:
+            joined |= {(n, p) for n in names for p in lows}
+    if len(numberless) != 1:
+        return None
+    top = next(iter(numberless))
+    lines = [p for p, versions in capped.items() if newest[p] in versions and not _one_line(p, top)]
+    if len(lines) != 1 or (top, lines[0]) in joined:
+        return None
+    return top
+
+
 def _products(rng: Range) -> set[str]:
     return {split_moniker(name)[0] for alt in rng for _, name in alt}
 
@@ -227,6 +273,14 @@ def _top_satisfies(rng: Range, top: str) -> bool:
         if ok:
             return True
     return False
+
+
+def holds_top(range_text: str, top: str) -> bool:
+    """True when the range ``range_text`` holds the docset's numberless newest moniker ``top``
+    (as :func:`zone_shown` reads a zone at that view: ``>= vs-2019`` and ``visualstudio`` hold
+    ``visualstudio``, ``vs-2022`` and ``<= vs-2022`` do not); a range murar cannot read holds it."""
+    rng = parse_range(range_text)
+    return rng is None or _top_satisfies(rng, top)
 
 
 def zone_shown(range_text: str, defaults: dict[str, Version]) -> bool:

@@ -47,7 +47,9 @@ Rules from the DocFX documentation (dotnet.github.io/docfx: "docfx.json",
   (their content is kept; a ``::: moniker range`` zone only when the page's
   default view shows it: :mod:`murar.ingest.sites._monikers`; the order of
   monikers is the docset's, so a numberless moniker that any file of the docset
-  bounds from above, ``< azure-devops``, is the newest on every page of it; a ``::: zone
+  bounds from above, ``< azure-devops``, is the newest on every page of it, and so is the
+  docset's one numberless moniker when a range caps a numbered line at its newest release
+  (``visualstudio`` beside ``<= vs-2022``: Visual Studio 2026), on each page whose range holds it; a ``::: zone
   target="chromeless"``/``"pdf"`` zone not at all, as the Learn site shows only
   ``target="docs"`` ones); inline ``:::no-loc text="x":::`` is its text;
   ``::: zone pivot="id"`` zones are tabs labelled with
@@ -110,7 +112,13 @@ from murar.ingest.sites._learn_yaml import (
     learn_markdown,
     yaml_mime,
 )
-from murar.ingest.sites._monikers import default_view, numberless_bounds, zone_shown
+from murar.ingest.sites._monikers import (
+    default_view,
+    holds_top,
+    implied_top,
+    numberless_bounds,
+    zone_shown,
+)
 from murar.ingest.sites.base import FileClass, FileRole, SiteConfig
 
 GENERATOR = "docfx"
@@ -904,6 +912,9 @@ class DocfxSite:
         self._uids: dict[str, str] | None = None
         #: docset -> the numberless monikers its files bound from above and none from below (its newest)
         self._tops: dict[str, frozenset[str]] = {}
+        #: docset -> the numberless moniker its ranges put above a numbered line without ``< name``
+        #: (:func:`~murar.ingest.sites._monikers.implied_top`): the view of the pages whose range holds it
+        self._implied: dict[str, str] = {}
         self._pivot_files: dict[str, dict[str, str] | None] = {}
         self._any_case = NameMatcher(config.root, str.lower)  # DocFX v3 matches a file link in any case
         self._shown: dict[str, list[GlobGroup]] = {}  # docset -> its content groups in the default view
@@ -962,6 +973,7 @@ class DocfxSite:
         uids: dict[str, str] = {}
         above: dict[str, set[str]] = {}
         below: dict[str, set[str]] = {}
+        written: dict[str, list[str]] = {}  # docset -> every range its files write
         for ds in self._scan_folders():
             for rel in os_walk_files(self._root, ds, frozenset({*PAGE_MARKUP, ".yml", ".yaml"})):
                 if suffix_of(rel) in (".yml", ".yaml") and not self._learn_page(rel):
@@ -979,6 +991,7 @@ class DocfxSite:
                               else ({}, text))
                 own = _learn_range(text) if suffix_of(rel) in (".yml", ".yaml") else meta.get("monikerRange")
                 for rng in _range_texts(own, body):
+                    written.setdefault(docset, []).append(rng)
                     up, down = numberless_bounds(rng)
                     above.setdefault(docset, set()).update(up)
                     below.setdefault(docset, set()).update(down)
@@ -991,6 +1004,11 @@ class DocfxSite:
         self._included = frozenset(found)
         self._uids = uids
         self._tops = {ds: frozenset(tops - below.get(ds, set())) for ds, tops in above.items()}
+        for ds, texts in written.items():
+            # no file writes ``< name``, but ``<= vs-2022`` beside the docset's one numberless
+            # moniker (``visualstudio``) puts that one above the line (_monikers.implied_top)
+            if not self._tops.get(ds) and (top := implied_top(texts)):
+                self._implied[ds] = top
 
     def classify(self, rel: str) -> FileClass:
         """Pages: Markdown selected by a ``build.content`` group (pulled in by
@@ -1171,6 +1189,10 @@ class DocfxSite:
             # exists in every one of their ranges, and the default view is the newest of those
             mine = dict.fromkeys(g.monikers for g in self._settings.content if g.monikers and g.matches(page_rel))
             page = " || ".join(mine) if mine else None
+        if (top := self._implied.get(docset)) and (page is None or holds_top(page, top)):
+            # ``visualstudio`` beside ``<= vs-2022``: the newest, unless the page's own range leaves it
+            # out (``monikerRange: vs-2022``), whose view is then its line's newest release
+            ranges.append(f"< {top}")
         return [*ranges, *([own] if own else [])], page
 
     def _pivot_titles(self, page_rel: str, meta: dict[str, Any]) -> dict[str, str]:
