@@ -141,6 +141,10 @@ _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
 _SPACED_IMAGE = re.compile(r"(?<![\w:\\])(image::?)([^:\s\[\]][^\n\[\]]{0,255})\[")
 _STEM_MACRO = re.compile(r"(?<![\w:])stem:\[")
 _PASS_SUBS = re.compile(r"(?<![\w:])pass:([\w,]{1,200})\[")
+# an attribute entry's value that is one pass macro ('pass:q[text]', 'pass:[text]')
+_PASS_ENTRY = re.compile(r"^pass:([\w,]{0,200})\[(.*)\]$")
+# a backtick monospace pair (constrained), whose text is what a reader sees
+_MONO_PAIR = re.compile(r"(?<![\w`])`([^`\s](?:[^`\n]*?[^`\s])?)`(?![\w`])")
 # Asciidoctor's substitution names and one-letter aliases (docs: subs/apply-subs-to-text, pass/pass-macro)
 # as asciidoc-py names them; a name asciidoc-py has no counterpart for is left out
 _PASS_SUB_NAMES = {"c": "specialcharacters", "specialchars": "specialcharacters",
@@ -334,6 +338,24 @@ class _Pre:
                                 limit, cut=True) or ""
         return out
 
+    def pass_value(self, subs: str, text: str) -> str:
+        """The value of an attribute entry ``:name: pass:SUBS[text]``: ``text`` with the
+        substitutions ``SUBS`` names (``c``/``specialchars``, ``q``/``quotes``,
+        ``a``/``attributes``; the one-letter aliases too) and no others, as a reader sees
+        it: the inline formatting marks of ``quotes`` applied (their text is left), the
+        special characters of ``c`` shown as written; without ``c`` the text passes as
+        it is (HTML in it stays HTML, as in Asciidoctor)."""
+        names = {_PASS_SUB_NAMES.get(n.strip(), n.strip()) for n in subs.split(",")}
+        if "normal" in names:
+            names |= {"specialcharacters", "quotes", "attributes"}
+        if "attributes" in names:
+            text = self.sub(text, MAX_ATTRIBUTE_CHARS)
+        if "quotes" in names:
+            text = _MONO_PAIR.sub(r"\1", _mono_quotes(text))
+        if "specialcharacters" in names:
+            text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return text[:MAX_ATTRIBUTE_CHARS]
+
     def condition(self, kind: str, target: str, expr: str) -> bool:
         if kind == "ifeval":
             # Asciidoctor substitutes the operands with attribute-missing 'drop': an undefined
@@ -430,6 +452,12 @@ class _Pre:
                             # Asciidoctor shows the title without its "Table 1." label, which the
                             # walker removes from every caption anyway
                             continue
+                    elif (pm := _PASS_ENTRY.match(am.group(4) or "")) is not None:
+                        # ':description: pass:q[The `LIMIT` clause]': the value with only the named
+                        # substitutions applied (Asciidoctor, "Attribute Entry Substitutions"); asciidoc-py
+                        # stopped the whole page at it ('illegal substitution option: q', 'missing tag')
+                        self.attrs[name] = self.pass_value(pm.group(1), pm.group(2))
+                        line = f":{name}: {self.escape_missing(self.attrs[name])}"
                     else:
                         self.attrs[name] = self.sub(am.group(4) or "", MAX_ATTRIBUTE_CHARS)
                         if "{" in (am.group(4) or ""):
