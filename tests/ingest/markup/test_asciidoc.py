@@ -1923,6 +1923,23 @@ def test_attribute_entry_with_pass_macro_keeps_the_page(tmp_path: Path) -> None:
     assert doc.sections[0].text == "Use CREATE <scope>. And as is."
 
 
+def test_backtick_and_character_attributes_in_monospace_and_listings(tmp_path: Path) -> None:
+    """Asciidoctor substitutes attributes inside a backtick monospace span and after inline
+    formatting: ```default:{backtick}travel-sample{backtick}``` shows "default:`travel-sample`"
+    (left as "{backtick}" text), ``({backtick} {backtick})`` two backticks (they made a
+    monospace span of the space: "(` )"), ```a{plus}b``` "a+b"; a listing with
+    ``subs=attributes`` shows the characters too (built-in character attributes)."""
+    site = _component(tmp_path, {f"{MOD}/pages/b.adoc": (
+        "= P\n\nWrap it in backticks ({backtick} {backtick}).\n"
+        "For example, `default:{backtick}travel-sample{backtick}` is a `keyspace`.\n\n"
+        "Also {backtick}x{backtick} and `a{plus}b` and `{product_name}`.\n\n"
+        "[source,sql,subs=attributes]\n----\nSELECT {backtick}a{backtick} {startsb}1{endsb}\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site)
+    assert doc.sections[0].text == (
+        "Wrap it in backticks (` `). For example, default:`travel-sample` is a keyspace.\n\n"
+        "Also `x` and a+b and SonataFlow.\n\nSELECT `a` [1]")
+
+
 def test_image_targets_with_spaces_and_default_alt_under_imagesdir(tmp_path: Path) -> None:
     """Asciidoctor's image macros take a target with spaces ('Screen Shot 1.png'; the HTML
     converter writes %20); asciidoc-py matched neither form, so the block image was a line

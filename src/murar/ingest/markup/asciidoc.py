@@ -254,6 +254,10 @@ _CHAR_ATTRS = {
 _CHAR_ATTRS_NOT_IN_ASCIIDOC_PY = {name: _CHAR_ATTRS[name] for name in (
     "apos", "asterisk", "backtick", "blank", "caret", "quot", "tilde", "vbar", "cpp", "cxx", "pp", "startsb",
     "endsb")}
+# a backtick from {backtick} is text (Asciidoctor substitutes attributes after inline formatting); given to
+# asciidoc-py as its character reference, so two of them do not make a monospace span ('({backtick} {backtick})'
+# read as "(` )")
+_CHAR_ATTRS_NOT_IN_ASCIIDOC_PY["backtick"] = "&#96;"
 #: the caption labels asciidoc-py's templates need: unsetting one (':table-caption!:') made it drop the titles
 _CAPTION_ATTRS = frozenset({"table-caption", "figure-caption", "example-caption"})
 # the labels of admonitions (Asciidoctor "Admonitions": <name>-caption, set to localise them), passed on
@@ -337,6 +341,28 @@ class _Pre:
             return _bounded_sub(text, lambda m: m.group(0) if m.group(1) else self.attrs.get(m.group(2), m.group(0)),
                                 limit, cut=True) or ""
         return out
+
+    def sub_chars(self, text: str) -> str:
+        """:meth:`sub`, then a reference to a built-in character attribute the page does
+        not define (``{backtick}``, ``{plus}``, ``{startsb}``) as its character, as
+        Asciidoctor substitutes it where this preprocessor hands asciidoc-py text it will
+        not substitute (a monospace span, a verbatim block with ``subs=attributes``)."""
+        if "{" not in text:
+            return text
+        return _ATTR_REF.sub(lambda r: r.group(0) if r.group(1) or r.group(2) in self.attrs
+                             else _CHAR_ATTRS.get(r.group(2), r.group(0)), self.sub(text))
+
+    def mono(self, m: re.Match[str]) -> str:
+        """A backtick monospace span (:data:`_MONOSPACE`) as Asciidoctor shows it: the
+        normal substitutions run inside it, so an attribute reference is its value, a
+        built-in character attribute (``{backtick}``, ``{plus}``) the character too
+        (``default:{backtick}travel-sample{backtick}`` reads "default:`travel-sample`");
+        a span whose text then holds a backtick is written as the HTML Asciidoctor
+        makes (asciidoc-py's literal span would end at it)."""
+        text = _mono_span(self.sub_chars(m.group(2)) if "{" in m.group(2) else m.group(2))
+        if "`" in text and "+++" not in text:
+            return f"+++<code>{html_escape(text, quote=False).replace('`', '&#96;')}</code>+++"
+        return m.group(1) + text + m.group(3)
 
     def pass_value(self, subs: str, text: str) -> str:
         """The value of an attribute entry ``:name: pass:SUBS[text]``: ``text`` with the
@@ -487,8 +513,7 @@ class _Pre:
                     if "]`" in line:  # [role]`text`: the role goes (asciidoc-py showed "[role]")
                         line = _ROLE_BEFORE_MONO.sub("", line)
                     if "{" in line or "\\" in line or "&" in line or re.search(r"[#*_]", line):
-                        line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_span(self.sub(m.group(2)) if "{" in m.group(2)
-                                                                                else m.group(2)) + m.group(3), line)
+                        line = _MONOSPACE.sub(self.mono, line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
                 if "[" in line and line.lstrip()[:1] in ("*", "-"):
                     # a checklist item (* [x] Done): Asciidoctor draws the box, ✓ or ❏ (a glyph of the
@@ -513,7 +538,7 @@ class _Pre:
                     verbatim, verbatim_subs, verbatim_quotes = None, False, False
                 else:
                     if verbatim_subs:
-                        line = self.sub(line)
+                        line = self.sub_chars(line)
                     if verbatim_quotes:
                         line = _mono_quotes(line)
                 out.append(line)
@@ -691,7 +716,7 @@ class _Pre:
             return []
         offset = opts.get("leveloffset", "")
         if PurePosixPath(res.rel_path).suffix.lower() not in (".adoc", ".asciidoc", ".asc", ".txt"):
-            return [self.sub(ln) for ln in lines] if with_subs else lines  # code included into a listing
+            return [self.sub_chars(ln) for ln in lines] if with_subs else lines  # code included into a listing
         inner = self.run("\n".join(lines), file_rel=res.rel_path, depth=depth + 1, chain=(*chain, file_rel),
                          in_verbatim=in_verbatim, with_subs=with_subs)
         return _leveloffset(inner, offset) if offset and not in_verbatim else inner
