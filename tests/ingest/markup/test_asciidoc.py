@@ -1940,6 +1940,17 @@ def test_backtick_and_character_attributes_in_monospace_and_listings(tmp_path: P
         "Also `x` and a+b and SonataFlow.\n\nSELECT `a` [1]")
 
 
+def test_markdown_style_thematic_breaks(tmp_path: Path) -> None:
+    """Asciidoctor reads ``---``, ``* * *`` and ``___`` on a line of their own as a thematic
+    break, as it reads ``\'\'\'`` (docs: blocks/breaks, "Markdown-style thematic breaks");
+    asciidoc-py showed "---" as text and "* * *" as a list item "* *". A listing's ``---``
+    stays."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= P\n\nOne.\n\n---\n\nTwo.\n\n* * *\n\nThree.\n\n___\n\nFour.\n\n----\ncode\n---\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    assert doc.sections[0].text == "One.\n\nTwo.\n\nThree.\n\nFour.\n\ncode\n---"
+
+
 def test_image_targets_with_spaces_and_default_alt_under_imagesdir(tmp_path: Path) -> None:
     """Asciidoctor's image macros take a target with spaces ('Screen Shot 1.png'; the HTML
     converter writes %20); asciidoc-py matched neither form, so the block image was a line

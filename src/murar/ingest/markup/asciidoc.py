@@ -141,6 +141,8 @@ _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
 _SPACED_IMAGE = re.compile(r"(?<![\w:\\])(image::?)([^:\s\[\]][^\n\[\]]{0,255})\[")
 _STEM_MACRO = re.compile(r"(?<![\w:])stem:\[")
 _PASS_SUBS = re.compile(r"(?<![\w:])pass:([\w,]{1,200})\[")
+# Asciidoctor's Markdown-style thematic break (its LayoutBreakRx: three of -, * or _, evenly spaced)
+_MARKDOWN_BREAK = re.compile(r"^([-*_])( *)\1\2\1[ \t]*$")
 # an attribute entry's value that is one pass macro ('pass:q[text]', 'pass:[text]')
 _PASS_ENTRY = re.compile(r"^pass:([\w,]{0,200})\[(.*)\]$")
 # a backtick monospace pair (constrained), whose text is what a reader sees
@@ -502,6 +504,11 @@ class _Pre:
                                          else m.group(0), self.sub(line))
                 if "cols" in line and ("~" in line or "%" in line) and _BLOCK_ATTRS.match(line):
                     line = _COLS_AUTOWIDTH.sub(lambda m: re.sub(r"(?<=\d)%", "", m.group(0).replace("~", "")), line)
+                if len(line) <= 8 and _MARKDOWN_BREAK.match(line) and (not out or not out[-1].strip()):
+                    # Asciidoctor's Markdown-style thematic break ('---', '* * *', '___'), which
+                    # asciidoc-py showed as text ("---") or as a list item ("* *")
+                    out.append("'''")
+                    continue
                 if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]
                     line = _DISCRETE.sub("[float", line)
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
