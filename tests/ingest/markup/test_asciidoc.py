@@ -1905,6 +1905,52 @@ def test_pass_macro_with_asciidoctor_sub_names_keeps_the_page(tmp_path: Path) ->
     assert doc.sections[0].text == "Run now and <SonataFlow> here.\n\nSecond paragraph."
 
 
+def test_attribute_entry_with_pass_macro_keeps_the_page(tmp_path: Path) -> None:
+    """``:description: pass:q[The `LIMIT` clause]`` (Asciidoctor's attribute entry with a
+    pass macro: only the named substitutions apply to the value, "Attribute Entry
+    Substitutions") stopped asciidoc-py at the header ('illegal substitution option: q';
+    'missing tag: emphasis' for ``pass:quotes``): the whole page failed. The value reads as
+    Asciidoctor shows it: formatting marks applied, ``c`` keeping ``<x>`` as written."""
+    site = _component(tmp_path, {
+        f"{MOD}/pages/q.adoc": ("= Limit\n:description: pass:q[The `LIMIT` clause is _here_.]\n\n"
+                                "[abstract]\n{description}\n\n== Syntax\n\nText.\n"),
+        f"{MOD}/pages/c.adoc": ("= Scope\n:description: pass:c,q[Use *CREATE* <scope>.]\n:plain: pass:[as is]\n\n"
+                                "{description} And {plain}.\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "q.adoc", site=site)
+    assert [(s.heading_path, s.text) for s in doc.sections] == [
+        (("Limit",), "The LIMIT clause is here."), (("Limit", "Syntax"), "Text.")]
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "c.adoc", site=site)
+    assert doc.sections[0].text == "Use CREATE <scope>. And as is."
+
+
+def test_backtick_and_character_attributes_in_monospace_and_listings(tmp_path: Path) -> None:
+    """Asciidoctor substitutes attributes inside a backtick monospace span and after inline
+    formatting: ```default:{backtick}travel-sample{backtick}``` shows "default:`travel-sample`"
+    (left as "{backtick}" text), ``({backtick} {backtick})`` two backticks (they made a
+    monospace span of the space: "(` )"), ```a{plus}b``` "a+b"; a listing with
+    ``subs=attributes`` shows the characters too (built-in character attributes)."""
+    site = _component(tmp_path, {f"{MOD}/pages/b.adoc": (
+        "= P\n\nWrap it in backticks ({backtick} {backtick}).\n"
+        "For example, `default:{backtick}travel-sample{backtick}` is a `keyspace`.\n\n"
+        "Also {backtick}x{backtick} and `a{plus}b` and `{product_name}`.\n\n"
+        "[source,sql,subs=attributes]\n----\nSELECT {backtick}a{backtick} {startsb}1{endsb}\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "b.adoc", site=site)
+    assert doc.sections[0].text == (
+        "Wrap it in backticks (` `). For example, default:`travel-sample` is a keyspace.\n\n"
+        "Also `x` and a+b and SonataFlow.\n\nSELECT `a` [1]")
+
+
+def test_markdown_style_thematic_breaks(tmp_path: Path) -> None:
+    """Asciidoctor reads ``---``, ``* * *`` and ``___`` on a line of their own as a thematic
+    break, as it reads ``\'\'\'`` (docs: blocks/breaks, "Markdown-style thematic breaks");
+    asciidoc-py showed "---" as text and "* * *" as a list item "* *". A listing's ``---``
+    stays."""
+    site = _component(tmp_path, {f"{MOD}/pages/t.adoc": (
+        "= P\n\nOne.\n\n---\n\nTwo.\n\n* * *\n\nThree.\n\n___\n\nFour.\n\n----\ncode\n---\n----\n")})
+    doc = convert_asciidoc(tmp_path / MOD / "pages" / "t.adoc", site=site)
+    assert doc.sections[0].text == "One.\n\nTwo.\n\nThree.\n\nFour.\n\ncode\n---"
+
+
 def test_image_targets_with_spaces_and_default_alt_under_imagesdir(tmp_path: Path) -> None:
     """Asciidoctor's image macros take a target with spaces ('Screen Shot 1.png'; the HTML
     converter writes %20); asciidoc-py matched neither form, so the block image was a line

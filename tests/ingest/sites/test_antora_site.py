@@ -76,6 +76,8 @@ def test_resolution_of_images_and_includes(tmp_path: Path, write_files: Callable
     assert site.resolve_asset("nope:ROOT:z.png", page_rel=page).problem
     missing = site.resolve_asset("shots/none.png", page_rel=page)
     assert missing.rel_path == "modules/ROOT/images/shots/none.png"  # the path tried, for the report
+    # a module of the older layout (assets/images): the missing file is reported there, not in images/
+    assert site.resolve_asset("ops:none.png", page_rel=page).rel_path == "modules/ops/assets/images/none.png"
     assert site.resolve_include("partial$steps.adoc", page_rel=page).rel_path == "modules/ROOT/partials/steps.adoc"
     assert site.resolve_include("../../partials/steps.adoc", page_rel=page).rel_path == \
         "modules/ROOT/partials/steps.adoc"

@@ -141,6 +141,12 @@ _XREF_ANGLE = re.compile(r"<<([\w:.#/-]+)(?:,\s*([^>]*))?>>")
 _SPACED_IMAGE = re.compile(r"(?<![\w:\\])(image::?)([^:\s\[\]][^\n\[\]]{0,255})\[")
 _STEM_MACRO = re.compile(r"(?<![\w:])stem:\[")
 _PASS_SUBS = re.compile(r"(?<![\w:])pass:([\w,]{1,200})\[")
+# Asciidoctor's Markdown-style thematic break (its LayoutBreakRx: three of -, * or _, evenly spaced)
+_MARKDOWN_BREAK = re.compile(r"^([-*_])( *)\1\2\1[ \t]*$")
+# an attribute entry's value that is one pass macro ('pass:q[text]', 'pass:[text]')
+_PASS_ENTRY = re.compile(r"^pass:([\w,]{0,200})\[(.*)\]$")
+# a backtick monospace pair (constrained), whose text is what a reader sees
+_MONO_PAIR = re.compile(r"(?<![\w`])`([^`\s](?:[^`\n]*?[^`\s])?)`(?![\w`])")
 # Asciidoctor's substitution names and one-letter aliases (docs: subs/apply-subs-to-text, pass/pass-macro)
 # as asciidoc-py names them; a name asciidoc-py has no counterpart for is left out
 _PASS_SUB_NAMES = {"c": "specialcharacters", "specialchars": "specialcharacters",
@@ -250,6 +256,10 @@ _CHAR_ATTRS = {
 _CHAR_ATTRS_NOT_IN_ASCIIDOC_PY = {name: _CHAR_ATTRS[name] for name in (
     "apos", "asterisk", "backtick", "blank", "caret", "quot", "tilde", "vbar", "cpp", "cxx", "pp", "startsb",
     "endsb")}
+# a backtick from {backtick} is text (Asciidoctor substitutes attributes after inline formatting); given to
+# asciidoc-py as its character reference, so two of them do not make a monospace span ('({backtick} {backtick})'
+# read as "(` )")
+_CHAR_ATTRS_NOT_IN_ASCIIDOC_PY["backtick"] = "&#96;"
 #: the caption labels asciidoc-py's templates need: unsetting one (':table-caption!:') made it drop the titles
 _CAPTION_ATTRS = frozenset({"table-caption", "figure-caption", "example-caption"})
 # the labels of admonitions (Asciidoctor "Admonitions": <name>-caption, set to localise them), passed on
@@ -333,6 +343,46 @@ class _Pre:
             return _bounded_sub(text, lambda m: m.group(0) if m.group(1) else self.attrs.get(m.group(2), m.group(0)),
                                 limit, cut=True) or ""
         return out
+
+    def sub_chars(self, text: str) -> str:
+        """:meth:`sub`, then a reference to a built-in character attribute the page does
+        not define (``{backtick}``, ``{plus}``, ``{startsb}``) as its character, as
+        Asciidoctor substitutes it where this preprocessor hands asciidoc-py text it will
+        not substitute (a monospace span, a verbatim block with ``subs=attributes``)."""
+        if "{" not in text:
+            return text
+        return _ATTR_REF.sub(lambda r: r.group(0) if r.group(1) or r.group(2) in self.attrs
+                             else _CHAR_ATTRS.get(r.group(2), r.group(0)), self.sub(text))
+
+    def mono(self, m: re.Match[str]) -> str:
+        """A backtick monospace span (:data:`_MONOSPACE`) as Asciidoctor shows it: the
+        normal substitutions run inside it, so an attribute reference is its value, a
+        built-in character attribute (``{backtick}``, ``{plus}``) the character too
+        (``default:{backtick}travel-sample{backtick}`` reads "default:`travel-sample`");
+        a span whose text then holds a backtick is written as the HTML Asciidoctor
+        makes (asciidoc-py's literal span would end at it)."""
+        text = _mono_span(self.sub_chars(m.group(2)) if "{" in m.group(2) else m.group(2))
+        if "`" in text and "+++" not in text:
+            return f"+++<code>{html_escape(text, quote=False).replace('`', '&#96;')}</code>+++"
+        return m.group(1) + text + m.group(3)
+
+    def pass_value(self, subs: str, text: str) -> str:
+        """The value of an attribute entry ``:name: pass:SUBS[text]``: ``text`` with the
+        substitutions ``SUBS`` names (``c``/``specialchars``, ``q``/``quotes``,
+        ``a``/``attributes``; the one-letter aliases too) and no others, as a reader sees
+        it: the inline formatting marks of ``quotes`` applied (their text is left), the
+        special characters of ``c`` shown as written; without ``c`` the text passes as
+        it is (HTML in it stays HTML, as in Asciidoctor)."""
+        names = {_PASS_SUB_NAMES.get(n.strip(), n.strip()) for n in subs.split(",")}
+        if "normal" in names:
+            names |= {"specialcharacters", "quotes", "attributes"}
+        if "attributes" in names:
+            text = self.sub(text, MAX_ATTRIBUTE_CHARS)
+        if "quotes" in names:
+            text = _MONO_PAIR.sub(r"\1", _mono_quotes(text))
+        if "specialcharacters" in names:
+            text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        return text[:MAX_ATTRIBUTE_CHARS]
 
     def condition(self, kind: str, target: str, expr: str) -> bool:
         if kind == "ifeval":
@@ -430,6 +480,12 @@ class _Pre:
                             # Asciidoctor shows the title without its "Table 1." label, which the
                             # walker removes from every caption anyway
                             continue
+                    elif (pm := _PASS_ENTRY.match(am.group(4) or "")) is not None:
+                        # ':description: pass:q[The `LIMIT` clause]': the value with only the named
+                        # substitutions applied (Asciidoctor, "Attribute Entry Substitutions"); asciidoc-py
+                        # stopped the whole page at it ('illegal substitution option: q', 'missing tag')
+                        self.attrs[name] = self.pass_value(pm.group(1), pm.group(2))
+                        line = f":{name}: {self.escape_missing(self.attrs[name])}"
                     else:
                         self.attrs[name] = self.sub(am.group(4) or "", MAX_ATTRIBUTE_CHARS)
                         if "{" in (am.group(4) or ""):
@@ -448,6 +504,11 @@ class _Pre:
                                          else m.group(0), self.sub(line))
                 if "cols" in line and ("~" in line or "%" in line) and _BLOCK_ATTRS.match(line):
                     line = _COLS_AUTOWIDTH.sub(lambda m: re.sub(r"(?<=\d)%", "", m.group(0).replace("~", "")), line)
+                if len(line) <= 8 and _MARKDOWN_BREAK.match(line) and (not out or not out[-1].strip()):
+                    # Asciidoctor's Markdown-style thematic break ('---', '* * *', '___'), which
+                    # asciidoc-py showed as text ("---") or as a list item ("* *")
+                    out.append("'''")
+                    continue
                 if line.startswith("[discrete"):  # Asciidoctor's discrete heading is asciidoc-py's [float]
                     line = _DISCRETE.sub("[float", line)
                 line = _mark_tabs(_shorthand(_defuse_backtick_run(line)))
@@ -459,8 +520,7 @@ class _Pre:
                     if "]`" in line:  # [role]`text`: the role goes (asciidoc-py showed "[role]")
                         line = _ROLE_BEFORE_MONO.sub("", line)
                     if "{" in line or "\\" in line or "&" in line or re.search(r"[#*_]", line):
-                        line = _MONOSPACE.sub(lambda m: m.group(1) + _mono_span(self.sub(m.group(2)) if "{" in m.group(2)
-                                                                                else m.group(2)) + m.group(3), line)
+                        line = _MONOSPACE.sub(self.mono, line)
                     line = _MONO_LITERAL.sub(r"`\1`", line)  # asciidoc-py's `...` is already literal
                 if "[" in line and line.lstrip()[:1] in ("*", "-"):
                     # a checklist item (* [x] Done): Asciidoctor draws the box, ✓ or ❏ (a glyph of the
@@ -485,7 +545,7 @@ class _Pre:
                     verbatim, verbatim_subs, verbatim_quotes = None, False, False
                 else:
                     if verbatim_subs:
-                        line = self.sub(line)
+                        line = self.sub_chars(line)
                     if verbatim_quotes:
                         line = _mono_quotes(line)
                 out.append(line)
@@ -663,7 +723,7 @@ class _Pre:
             return []
         offset = opts.get("leveloffset", "")
         if PurePosixPath(res.rel_path).suffix.lower() not in (".adoc", ".asciidoc", ".asc", ".txt"):
-            return [self.sub(ln) for ln in lines] if with_subs else lines  # code included into a listing
+            return [self.sub_chars(ln) for ln in lines] if with_subs else lines  # code included into a listing
         inner = self.run("\n".join(lines), file_rel=res.rel_path, depth=depth + 1, chain=(*chain, file_rel),
                          in_verbatim=in_verbatim, with_subs=with_subs)
         return _leveloffset(inner, offset) if offset and not in_verbatim else inner

@@ -639,11 +639,15 @@ class AntoraSite:
 
     def _family_file(self, comp: AntoraComponent, module: str, family: str, path: str) -> str | None:
         base = f"{comp.dir}/modules/{module}" if comp.dir else f"modules/{module}"
-        candidates = [f"{base}/{d}/{path}" for d in _FAMILY_DIRS.get(family, (family + "s",))]
+        dirs = _FAMILY_DIRS.get(family, (family + "s",))
+        candidates = [f"{base}/{d}/{path}" for d in dirs]
         for cand in candidates:
             if (self._root / cand).is_file():
                 return cand
-        return candidates[0] if candidates else None
+        # none there: the path in the family folder the module has (the report names where the file
+        # was looked for: modules/x/assets/images/a.png in a module of the older layout)
+        return next((c for c, d in zip(candidates, dirs, strict=True) if (self._root / base / d).is_dir()),
+                    candidates[0] if candidates else None)
 
     def _resource(self, target: str, *, page_rel: str, default_family: str) -> ResolvedLink | None:
         """Resolve ``target`` as a resource ID; ``None`` when it is a plain relative path
