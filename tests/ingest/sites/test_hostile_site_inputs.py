@@ -898,3 +898,20 @@ def test_docfx_image_in_a_folder_symlinked_out_of_the_root_is_not_read(tmp_path:
         ref = resolve_reference(site, link, page_rel="docs/a.md")
         assert ref.status == "escapes_root", (link, ref)
     assert resolve_reference(site, "OWN.png", page_rel="docs/a.md").status == "resolved"
+
+
+def test_relearn_attachments_folder_symlinked_out_of_the_root_is_not_listed(tmp_path: Path,
+                                                                           write: Callable[..., Path]) -> None:
+    """{{% attachments %}} listed the files of <page>.files; a .files folder that is a link to a
+    folder outside the corpus had that folder's file names written into the page."""
+    outside = write(tmp_path, "outside/SECRET_NAME.txt", "s").parent
+    root = tmp_path / "site"
+    write(root, "hugo.toml", 'baseURL = "/"\ntheme = "hugo-theme-relearn"\n')
+    write(root, "content/old/index.md", '+++\ntitle = "Old"\n+++\n\nGet them:\n\n{{% attachments /%}}\n')
+    (root / "content/old/index.files").symlink_to(outside, target_is_directory=True)
+    site = hugo.load(root)
+    warnings: list[str] = []
+    out = site.rewrite_shortcodes((root / "content/old/index.md").read_text(), page_rel="content/old/index.md",
+                                  warnings=warnings)
+    assert "SECRET_NAME" not in out  # was listed
+    assert any("outside the corpus root" in w for w in warnings)

@@ -2236,6 +2236,9 @@ class HugoSite:
             for name in dict.fromkeys((stem, self.split_language(stem)[0])):
                 files_dir = self._root / folder / f"{name}.files"
                 if files_dir.is_dir():
+                    if inside_root(files_dir, self._root.resolve()).problem:  # (a link out of the root: not listed)
+                        warnings.append(f"{sc.name}: {folder}/{name}.files is outside the corpus root; not listed")
+                        break
                     try:
                         entries = sorted(files_dir.iterdir(), key=lambda e: e.name)[:_MAX_RESOURCES]
                     except OSError:
