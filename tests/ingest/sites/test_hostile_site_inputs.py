@@ -915,3 +915,21 @@ def test_relearn_attachments_folder_symlinked_out_of_the_root_is_not_listed(tmp_
                                   warnings=warnings)
     assert "SECRET_NAME" not in out  # was listed
     assert any("outside the corpus root" in w for w in warnings)
+
+
+def test_antora_start_path_braces_by_the_thousand_are_bounded(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A playbook start path of thousands of {a,b} braces (in a row or nested) was expanded by
+    recursion: RecursionError, and the whole ingest failed; thousands of start paths were each
+    tested against each component folder. Expanded with a stack now, patterns capped with a warning."""
+    from murar.ingest.sites.antora import AntoraSite, _braces
+
+    assert _braces("{a,b}/{c,d}") == ["a/c", "a/d", "b/c", "b/d"]
+    assert len(_braces("{docs,x}" * 1000)) == 64 and len(_braces("{a," * 3000 + "}" * 3000)) <= 64
+    for name in ("docs", "test"):
+        write(tmp_path, f"{name}/antora.yml", f"name: {name}\nversion: ~\n")
+        write(tmp_path, f"{name}/modules/ROOT/pages/index.adoc", "= T\n\nhello\n")
+    write(tmp_path, "antora-playbook.yml", "content:\n  sources:\n  - url: .\n    start_paths:\n    - docs\n"
+          + f"    - '{'{docs,x}' * 1200}'\n" + "".join(f"    - 'x{i}{{a,b}}'\n" for i in range(2000)))
+    site = AntoraSite.load(tmp_path, None)
+    assert [c.name for c in site.components] == ["docs"]
+    assert any("start path patterns" in w for w in site.load_warnings)

@@ -194,6 +194,13 @@ def _npm_playbooks(root: Path, warnings: list[str] | None = None) -> list[str]:
     return found
 
 
+_BRACE = re.compile(r"\{([^{}]*)\}")
+_MAX_START_PATH_CHARS = 10_000
+# start path patterns (braces expanded, exclusions too) read from one playbook: each is tested
+# against each component folder, so a playbook of thousands is cut here, with a warning
+_MAX_START_PATTERNS = 512
+
+
 def _csv(text: str) -> list[str]:
     """A comma-separated list, commas inside ``{...}`` kept (``docs, {api,cli}/docs``)."""
     parts, depth, cur = [], 0, ""
@@ -209,15 +216,23 @@ def _csv(text: str) -> list[str]:
 
 def _braces(pattern: str, limit: int = 64) -> list[str]:
     """``pattern`` with its ``{a,b}`` alternatives expanded (as Antora's start path globs), at most
-    ``limit`` patterns; an unclosed brace is kept as written."""
-    m = re.search(r"\{([^{}]*)\}", pattern)
-    if m is None or "," not in m.group(1):
+    ``limit`` patterns; an unclosed brace is kept as written. Expanded with a stack, not by
+    recursion, within a bounded number of steps (thousands of braces in a row or nested
+    thousands deep are no RecursionError), a pattern over 10,000 characters not at all."""
+    if len(pattern) > _MAX_START_PATH_CHARS:
         return [pattern]
     out: list[str] = []
-    for alt in m.group(1).split(","):
-        out.extend(_braces(pattern[:m.start()] + alt + pattern[m.end():], limit))
-        if len(out) >= limit:
+    stack = [pattern]
+    for _ in range(limit * 64):
+        if not stack or len(out) >= limit:
             break
+        cur = stack.pop()
+        m = _BRACE.search(cur)
+        if m is None or "," not in m.group(1):
+            out.append(cur)
+            continue
+        # (pushed in reverse: the first alternative's patterns come first, as written)
+        stack.extend(reversed([cur[:m.start()] + alt + cur[m.end():] for alt in m.group(1).split(",")[:limit]]))
     return out[:limit]
 
 
@@ -385,6 +400,7 @@ class AntoraSite:
             return None
         found: list[tuple[str, tuple[str, ...]]] = []
         local = False
+        count = 0  # start path patterns read
         for source in sources:
             if not isinstance(source, dict) or not isinstance(source.get("url"), str):
                 continue
@@ -402,8 +418,16 @@ class AntoraSite:
                     return None  # a local source outside this root: its start paths say nothing here
                 base = where.relative_to(self._root).as_posix() if where != self._root else ""
                 local = True
-            folders = [PurePosixPath(base, x.lstrip("!").strip("/")).as_posix() for s in starts for x in _braces(s)]
-            negated = [x.startswith("!") for s in starts for x in _braces(s)]
+            expanded = [x for s in starts for x in _braces(s)]
+            if count + len(expanded) > _MAX_START_PATTERNS:
+                if count < _MAX_START_PATTERNS:  # (told once)
+                    self.load_warnings.append(
+                        f"{path.name}: content sources with more than {_MAX_START_PATTERNS} start path patterns; "
+                        "the later ones are left out")
+                expanded = expanded[:max(0, _MAX_START_PATTERNS - count)]
+            count += len(expanded)
+            folders = [PurePosixPath(base, x.lstrip("!").strip("/")).as_posix() for x in expanded]
+            negated = [x.startswith("!") for x in expanded]
             folders = ["" if f == "." else f for f in folders]
             excluded = tuple(f for f, neg in zip(folders, negated) if neg)
             found.extend((f, excluded) for f, neg in zip(folders, negated) if not neg)
