@@ -933,3 +933,11 @@ def test_antora_start_path_braces_by_the_thousand_are_bounded(tmp_path: Path, wr
     site = AntoraSite.load(tmp_path, None)
     assert [c.name for c in site.components] == ["docs"]
     assert any("start path patterns" in w for w in site.load_warnings)
+
+
+def test_jekyll_callout_heading_with_a_long_run_of_spaces_is_linear() -> None:
+    """The title of a heading opening a callout box was matched with a lazy title before an
+    optional closing sequence: 100k spaces in that heading took 85 s (quadratic)."""
+    text = '<div class="note info" markdown="1">\n\n##### a' + " " * 200_000 + "x ##\n\n</div>\n"
+    assert (" " * 200_000 + "x**") in jekyll.strip_kramdown(text)
+    assert "**Info: Problems**" in jekyll.strip_kramdown('<div class="note info" markdown="1">\n\n##### Problems ##\n')

@@ -1960,7 +1960,18 @@ def _is_title_line(line: str, label: str) -> bool:
     return words.lower() == label.lower().rstrip(":")
 
 
-_ATX_HEADING = re.compile(r"^(?P<lead>[ \t>]*)#{1,6}[ \t]+(?P<title>.*?)(?:[ \t]+#+)?[ \t]*$")
+# (the title's closing '#'s are cut by _atx_title: a lazy title before '(?:[ \t]+#+)?[ \t]*$' backtracked
+# quadratically over a long run of spaces)
+_ATX_HEADING = re.compile(r"^(?P<lead>[ \t>]*)#{1,6}[ \t]+(?P<title>.*)$")
+
+
+def _atx_title(title: str) -> str:
+    """An ATX heading's title without its closing sequence (``## Title ##``) and trailing blanks."""
+    title = title.rstrip(" \t")
+    bare = title.rstrip("#")
+    if bare != title and bare[-1:] in (" ", "\t"):
+        title = bare.rstrip(" \t")
+    return title
 #: the first child of an HTML callout box, opened at the start of the line after the box's tag
 _HTML_FIRST_CHILD = re.compile(r"^[ \t>]*<(?P<tag>h[1-6]|p)(?:\s[^<>]*)?>", re.IGNORECASE)
 _EMPTY_OPEN = re.compile(r"^[ \t>]*<(?P<tag>[A-Za-z][\w-]*)>[ \t]*$")
@@ -2027,7 +2038,7 @@ def label_callouts(text: str, titles: dict[str, str] | None = None) -> str:
             j = _callout_div_content(lines, i) if label else None
             heading = _ATX_HEADING.match(lines[j]) if j is not None else None
             if j is not None and heading:  # the box's title (Jekyll's docs: ``##### Problems installing?``)
-                lines[j] = heading.group("lead") + f"**{admonition_label(label, heading.group('title'))}**"
+                lines[j] = heading.group("lead") + f"**{admonition_label(label, _atx_title(heading.group('title')))}**"
             elif j is not None and not _FENCE.match(lines[j]) and not lines[j].lstrip(" \t>").startswith("<"):
                 lead = re.match(r"[ \t>]*", lines[j])
                 cut = lead.end() if lead else 0
