@@ -941,3 +941,14 @@ def test_jekyll_callout_heading_with_a_long_run_of_spaces_is_linear() -> None:
     text = '<div class="note info" markdown="1">\n\n##### a' + " " * 200_000 + "x ##\n\n</div>\n"
     assert (" " * 200_000 + "x**") in jekyll.strip_kramdown(text)
     assert "**Info: Problems**" in jekyll.strip_kramdown('<div class="note info" markdown="1">\n\n##### Problems ##\n')
+
+
+def test_docfx_image_macro_with_a_long_run_of_blanks_is_linear(deadline: Callable[..., Any]) -> None:
+    """':::image a' then 100,000 spaces and no closing ':::': the attributes ('[^\\n]*?') then
+    '\\s*:::' tried the run of spaces from each of its characters (11 s; 200k: minutes)."""
+    from murar.ingest.sites import docfx
+
+    with deadline(20, "the attributes' lazy match retried '\\s*:::' over the run of blanks"):
+        assert docfx._IMAGE.search(":::image a" + " " * 200_000 + "x") is None
+        found = docfx._IMAGE.findall((':::image type="icon" source="a b.png"   :::SQL ' + " " * 1000) * 200)
+    assert found == ['type="icon" source="a b.png"'] * 200

@@ -292,7 +292,9 @@ _INCLUDE = re.compile(r"\[!INCLUDE\s*\[(?P<title>(?:[^\[\]\\\n]|\\.)*)\]\(\s*<?(
 _CODE_REF = re.compile(r"\[!code(?:-(?P<lang>[\w+#-]+))?\s*\[[^\]]*\]\(\s*(?P<path>[^)\s?#]+)(?:\?(?P<query>[^)\s#]*))?"
                        r"(?:#(?P<frag>[^)\s]*))?(?:\s+\"[^\"]*\")?\s*\)\]",
                        re.IGNORECASE)
-_IMAGE = re.compile(r":::image\s+(?P<attrs>[^\n]*?)\s*:::", re.IGNORECASE)
+# (the attributes end at a non-blank: a run of blanks is taken whole or not at all, so a long run not
+# followed by ':::' is passed over once; '[^\n]*?' then '\s*:::' tried the run from each of its characters)
+_IMAGE = re.compile(r":::image\s++(?P<attrs>(?:\S|[^\S\n]++(?=\S))*?)\s*:::", re.IGNORECASE)
 _IMAGE_END = re.compile(r":::image-end:::", re.IGNORECASE)
 # snippet tag lines (DocFX CodeSnippetExtractor): a comment holding only <name> / </name>, or #region name
 _SNIPPET_TAG = re.compile(r"^\s*(?://|#|'|--|;|%|::|REM\b|<!--|/\*|\(\*|\{-)\s*<(?P<end>/?)(?P<name>[\w.-]+)>\s*"
