@@ -907,7 +907,14 @@ def _tab_sets_in_steps(body: str) -> str:
             continue
         # (the step is looked for above the set as already moved: a set earlier in the step, its
         # fences moved off the margin, does not end the step)
-        above = "".join(x[-_STEP_LOOKBACK_CHARS:] for x in pieces[-4:]) + body[pos:m.start()]
+        indent = body[body.rfind("\n", 0, m.start()) + 1:m.start()]
+        if not indent or indent.strip(" "):  # (at the margin or after text: in no step; nothing copied)
+            continue
+        # the text above, within a bounded reach (the page up to each set was copied for each set:
+        # 20,000 sets not moved took seconds, quadratic)
+        low_end = max(pos, m.start() - 4 * _STEP_LOOKBACK_CHARS)
+        above = ("".join(x[-_STEP_LOOKBACK_CHARS:] for x in pieces[-4:]) if low_end == pos else "") \
+            + body[low_end:m.start()]
         step = len(_line_indent(above, len(above)))
         if not step:
             continue
