@@ -34,7 +34,6 @@ LITERAL_ROLES = frozenset({"kbd", "samp", "code", "file", "command", "guilabel",
 # and sphinx-iconify's icon roles, sphinx-fontawesome's fa)
 ICON_ROLES = frozenset({"octicon", "fa", "fab", "fas", "far", "icon", "iconify", "material-regular",
                         "material-outlined", "material-round", "material-sharp", "material-twotone"})
-_EXPLICIT_TARGET = re.compile(r"^(.*?)\s*<([^<>]*)>\s*$", re.DOTALL)
 #: the extensions an ``image.*`` of a Sphinx page is looked for with, best first: the HTML builder's
 #: supported_image_types (svg, png, gif, jpeg; sphinx/builders/html/__init__.py) as
 #: post_process_images picks the first candidate of them, then the others murar reads
@@ -46,10 +45,21 @@ VERSION_CHANGE_ALIASES = {"version-added": "versionadded", "version-changed": "v
                           "version-deprecated": "deprecated", "version-removed": "versionremoved"}
 
 
-def _explicit(text: str) -> tuple[str, str] | None:
-    """``(title, target)`` of a role text written ``title <target>`` (either may be empty)."""
-    m = _EXPLICIT_TARGET.match(text)
-    return (m.group(1).strip(), m.group(2).strip()) if m else None
+def explicit_target(text: str) -> tuple[str, str] | None:
+    """``(title, target)`` of a role text written ``title <target>`` (either may be empty):
+    the text ends with ``>`` (blanks after it aside), the target is what stands after the
+    last ``<`` before it. Found by string search: the pattern ``^(.*?)\\s*<([^<>]*)>\\s*$``
+    retried its blanks from each character of a long run of them (quadratic)."""
+    body = text.rstrip()
+    if not body.endswith(">"):
+        return None
+    lt = body.rfind("<", 0, len(body) - 1)
+    if lt < 0 or ">" in body[lt + 1:-1]:
+        return None
+    return body[:lt].strip(), body[lt + 1:-1].strip()
+
+
+_explicit = explicit_target
 
 
 #: sphinx-issues roles -> (the conf.py setting naming the separator shown before the number, its default)

@@ -157,10 +157,12 @@ class XrefIndex:
         title as written, else the target's type and number ("Theorem 2"; the type
         alone for a ``:nonumber:`` one, sphinx_proof ``ProofDomain.resolve_xref``); the
         label as written when no proof block defines it."""
-        m = re.match(r"^(.*?)\s*<([^<>]*)>\s*$", text, re.DOTALL)
-        if m and m.group(1).strip():
-            return m.group(1).strip()
-        label = (m.group(2) if m else text).strip()
+        from murar.ingest.markup.roles import explicit_target
+
+        explicit = explicit_target(text)
+        if explicit and explicit[0]:
+            return explicit[0]
+        label = explicit[1] if explicit else text.strip()
         tgt = self.target(label)
         if tgt is None or not tgt.kind.startswith("prf:"):
             return label
