@@ -898,3 +898,25 @@ def test_docfx_image_in_a_folder_symlinked_out_of_the_root_is_not_read(tmp_path:
         ref = resolve_reference(site, link, page_rel="docs/a.md")
         assert ref.status == "escapes_root", (link, ref)
     assert resolve_reference(site, "OWN.png", page_rel="docs/a.md").status == "resolved"
+
+
+def test_include_variants_ln_ranges_show_the_file_at_most_once_over(tmp_path: Path) -> None:
+    """A '{* code.py ln[1:2000,1:1999,...] *}' line (markdown-include-variants) with thousands of
+    overlapping ranges: each range's lines were copied again, millions of lines (minutes and
+    gigabytes for one page line). The ranges now select at most the file's lines, at most 100
+    ranges read (warned); paths out of the root stay refused."""
+    from murar.ingest.markup.pymdown import PymdownTransformer
+
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "code.py").write_text("".join(f"x{i} = {i}\n" for i in range(2000)))
+    (tmp_path / "secret.py").write_text("SECRET = 1\n")
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  markdown_include_variants:\n")
+    spec = ",".join(f"1:{2000 - k}" for k in range(1500))
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    tr = PymdownTransformer(site, extensions=frozenset({"markdown_include_variants"}))
+    out = tr.expand_include_variants(f"{{* code.py ln[{spec}] *}}\n\n{{* ../secret.py *}}\n", stack=("docs/p.md",))
+    assert "x0 = 0\n" in out and len(out.split("\n")) < 2500  # was 1.5 million lines
+    assert "SECRET" not in out
+    assert any("over 100 ln ranges" in w for w in tr.warnings)
+    assert any("escapes the corpus root" in w for w in tr.warnings)
