@@ -920,3 +920,19 @@ def test_include_variants_ln_ranges_show_the_file_at_most_once_over(tmp_path: Pa
     assert "SECRET" not in out
     assert any("over 100 ln ranges" in w for w in tr.warnings)
     assert any("escapes the corpus root" in w for w in tr.warnings)
+
+
+def test_mkdocs_malformed_site_url_keeps_remote_images(tmp_path: Path) -> None:
+    """site_url 'https://[docs.example.org/guide/' (an unclosed IPv6 bracket) made urlsplit raise
+    while an absolute image URL was matched against the site's own URL: every remote image of
+    every page was dropped ('cannot resolve (ValueError)'). They stay remote URLs now."""
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nsite_url: https://[docs.example.org/guide/\n")
+    (root / "docs" / "p.md").write_text("# P\n\n![a](https://docs.example.org/guide/img/a.png)\n\n"
+                                        "![b](https://cdn.example.org/b.png)\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert sorted(getattr(m, "url", None) or "" for m in doc.media) == [
+        "https://cdn.example.org/b.png", "https://docs.example.org/guide/img/a.png"]
+    assert not any("ValueError" in w for w in doc.warnings)

@@ -1167,7 +1167,10 @@ class MkDocsSite:
         site_url = self._config.settings.get("site_url", "")
         if not site_url:
             return None
-        mine, other = urlsplit(site_url), urlsplit(url)
+        try:  # a malformed site_url or URL ('https://[docs.example.org/') stays a remote URL
+            mine, other = urlsplit(site_url), urlsplit(url)
+        except ValueError:
+            return None
         if other.scheme.lower() not in ("http", "https") or not other.netloc \
                 or other.netloc.lower() != mine.netloc.lower():
             return None
