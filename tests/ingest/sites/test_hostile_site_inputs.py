@@ -936,3 +936,30 @@ def test_mkdocs_malformed_site_url_keeps_remote_images(tmp_path: Path) -> None:
     assert sorted(getattr(m, "url", None) or "" for m in doc.media) == [
         "https://cdn.example.org/b.png", "https://docs.example.org/guide/img/a.png"]
     assert not any("ValueError" in w for w in doc.warnings)
+
+
+def test_mkdocs_named_configs_over_the_size_limit_are_not_parsed(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """No mkdocs.yml, a dozen 'mkdocs-N.yml' of 10 MB beside the real 'mkdocs-online.yml' leaf: each
+    candidate read every sibling whole (and parsed it as YAML), so detection read N x N large files
+    (100 MB each: 22 s). A named config over 2 MB is now no candidate and no sibling to parse."""
+    from murar.ingest.sites import mkdocs
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# I\n")
+    for i in range(6):
+        with (tmp_path / f"mkdocs-{i}.yml").open("w") as fh:
+            fh.write(f"site_name: S{i}\n")
+            fh.truncate(10_000_000)  # sparse: 10 MB of NUL bytes after the setting
+    (tmp_path / "mkdocs-online.yml").write_text("site_name: Online\n")
+    parsed: list[str] = []
+    original = mkdocs.read_mkdocs_yml
+
+    def counting(path: Path, **kwargs: Any) -> dict[str, Any]:
+        parsed.append(path.name)
+        return original(path, **kwargs)
+
+    monkeypatch.setattr(mkdocs, "read_mkdocs_yml", counting)
+    assert not mkdocs.looks_like_mkdocs_config(tmp_path / "mkdocs-0.yml")
+    assert mkdocs.looks_like_mkdocs_config(tmp_path / "mkdocs-online.yml")
+    assert parsed == ["mkdocs-online.yml"]  # was every mkdocs-N.yml, for every candidate

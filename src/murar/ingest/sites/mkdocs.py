@@ -297,6 +297,8 @@ def read_site_config(path: Path, *, root: Path | None = None, problems: list[str
     return read_mkdocs_yml(path, root=root, problems=problems)
 
 
+#: bytes a ``mkdocs*.yml`` that is not a default name may have to be taken for the config
+_MAX_NAMED_CONFIG_BYTES = 2_000_000
 #: the names MkDocs (and ProperDocs, Zensical) read without ``-f``
 DEFAULT_CONFIG_FILES = ("zensical.toml", "properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml")
 _INHERIT_LINE = re.compile(r"(?m)^INHERIT\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$")
@@ -317,11 +319,16 @@ def looks_like_mkdocs_config(path: Path) -> bool:
     try:
         if any((folder / name).is_file() for name in DEFAULT_CONFIG_FILES):
             return False  # the default config decides
+        # a config over _MAX_NAMED_CONFIG_BYTES is none of these (each candidate reads its siblings:
+        # a dozen mkdocs-N.yml of 100 MB were read and parsed whole for every candidate, 22 s)
+        if path.stat().st_size > _MAX_NAMED_CONFIG_BYTES:
+            return False
         siblings = sorted(p for p in (*folder.glob("mkdocs*.yml"), *folder.glob("mkdocs*.yaml"))
-                          if p.is_file() and p != path)[:50]
+                          if p.is_file() and p != path and p.stat().st_size <= _MAX_NAMED_CONFIG_BYTES)[:50]
         inherited = set()
         for sib in siblings:
-            m = _INHERIT_LINE.search(sib.read_text(encoding="utf-8", errors="replace")[:200_000])
+            with sib.open("rb") as fh:
+                m = _INHERIT_LINE.search(fh.read(200_000).decode("utf-8", errors="replace"))
             if m:
                 inherited.add(posixpath.normpath(m.group(1).strip()))
         if path.name in inherited:
