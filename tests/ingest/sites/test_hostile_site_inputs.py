@@ -963,3 +963,19 @@ def test_mkdocs_named_configs_over_the_size_limit_are_not_parsed(tmp_path: Path,
     assert not mkdocs.looks_like_mkdocs_config(tmp_path / "mkdocs-0.yml")
     assert mkdocs.looks_like_mkdocs_config(tmp_path / "mkdocs-online.yml")
     assert parsed == ["mkdocs-online.yml"]  # was every mkdocs-N.yml, for every candidate
+
+
+def test_markdownextradata_data_folders_are_read_once_each_and_bounded(tmp_path: Path) -> None:
+    """markdownextradata 'data: docs,./docs,docs/,docs/.,...' (4,000 spellings of one folder): each
+    was walked again for data files, 29 s before the first page. Each folder is now read once,
+    at most 20 folders (more reported), and the data still fills the page."""
+    (tmp_path / "docs" / "_d").mkdir(parents=True)
+    (tmp_path / "docs" / "_d" / "team.yml").write_text("lead: Ada\n")
+    data = ",".join(["docs/_d", "./docs/_d", "docs/_d/", "docs/_d/."] * 1000 + [f"f{i}" for i in range(30)])
+    (tmp_path / "mkdocs.yml").write_text(f"site_name: S\nplugins:\n  - markdownextradata:\n      data: '{data}'\n")
+    (tmp_path / "docs" / "index.md").write_text("# P\n\n{{ team.lead }}\n")
+    site = MkDocsSite.load(tmp_path, "mkdocs.yml")
+    folders = site.config.settings["markdownextradata.data"].split("\n")
+    assert folders[0] == "docs/_d" and len(folders) == 20  # was 4,030
+    assert any("data folders" in n for n in site.config.notes)
+    assert "Ada" in site.preprocess((tmp_path / "docs" / "index.md").read_text(), page_rel="docs/index.md")

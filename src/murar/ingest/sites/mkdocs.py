@@ -158,6 +158,8 @@ def _relative_path(value: str, site_dir: str, docs: str) -> str | None:
 
 #: data files the markdownextradata plugin's folders may give the pages (a real site: a dozen)
 _MAX_DATA_FILES = 200
+#: data folders of the markdownextradata plugin read (a real site: one or two)
+_MAX_DATA_FOLDERS = 20
 
 #: values a ``mkdocs.yml`` may hold once its YAML aliases are expanded (a real one: hundreds)
 MAX_CONFIG_VALUES = 100_000
@@ -714,8 +716,15 @@ class MkDocsSite:
                     folders = ([join_rel(site_dir, f.strip()) for f in data_opt.split(",") if f.strip()]
                                if isinstance(data_opt, str) and data_opt.strip()
                                else [join_rel(site_dir, "_data"), join_rel(docs, "_data")])
-                    folders = [_back_inside(root, f) for f in folders]
-                    settings["markdownextradata.data"] = "\n".join(f for f in folders if not f.startswith(".."))
+                    # each folder once, at most _MAX_DATA_FOLDERS (4,000 spellings of one folder were
+                    # 4,000 walks of it: 29 s before the first page)
+                    folders = list(dict.fromkeys(f for f in (_back_inside(root, f) for f in folders)
+                                                 if not f.startswith("..")))
+                    if len(folders) > _MAX_DATA_FOLDERS:
+                        problems.append(f"markdownextradata: {len(folders)} data folders; "
+                                        f"the first {_MAX_DATA_FOLDERS} read")
+                        folders = folders[:_MAX_DATA_FOLDERS]
+                    settings["markdownextradata.data"] = "\n".join(folders)
                 if opts.get("render_by_default") is False:
                     settings["macros.render_by_default"] = "false"
                 delims = {k: str(opts[f"j2_{k}_string"]) for k in _J2_DELIMITERS
