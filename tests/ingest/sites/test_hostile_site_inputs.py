@@ -979,3 +979,16 @@ def test_markdownextradata_data_folders_are_read_once_each_and_bounded(tmp_path:
     assert folders[0] == "docs/_d" and len(folders) == 20  # was 4,030
     assert any("data folders" in n for n in site.config.notes)
     assert "Ada" in site.preprocess((tmp_path / "docs" / "index.md").read_text(), page_rel="docs/index.md")
+
+
+def test_sphinx_conf_settings_after_twenty_thousand_statements_are_read(tmp_path: Path) -> None:
+    """A generated conf.py of 30,000 plain assignments (or 8,000 taken ifs) then 'master_doc':
+    following top-level ifs capped every statement read at 20,000, so the settings after that
+    were lost, unwarned (root_doc 'index'). Every top-level statement is read again; only the
+    branch bodies followed are capped."""
+    from murar.ingest.sites.sphinx import read_conf
+
+    (tmp_path / "conf.py").write_text("project = 'P'\n" + "y = 1\n" * 30_000 + "master_doc = 'contents'\n")
+    assert read_conf(tmp_path / "conf.py").root_doc == "contents"
+    (tmp_path / "conf.py").write_text("x = 0\n" + "if x == 0:\n    y = 1\n    z = 2\n" * 8_000 + "project = 'P'\n")
+    assert read_conf(tmp_path / "conf.py").values.get("project") == "P"
