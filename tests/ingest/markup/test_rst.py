@@ -1956,3 +1956,28 @@ Export     |yes|
     assert [t.flags for t in tables] == [["layout"], ["layout"], []]
     assert tables[2].rows == [["Export", "Yes"]]
     assert all(not m.flags for m in _images(doc))
+
+
+def test_docutils_messages_leave_the_doctree_in_one_pass_per_parent(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page of thousands of unclosed inline markups ('`a *b **c' in each paragraph) has three
+    docutils warnings a paragraph, all children of the section: each was removed by its own
+    list search (Element.remove), quadratic (24,000 messages: 1.7 s of removals alone). They are
+    now filtered out of each parent's children once; the text and the warnings stay."""
+    from docutils import nodes
+
+    removed: list[object] = []
+    original = nodes.Element.remove
+
+    def counting(self: nodes.Element, item: nodes.Node) -> None:
+        removed.append(item)
+        original(self, item)
+
+    monkeypatch.setattr(nodes.Element, "remove", counting)
+    page = "T\n=\n\n" + "".join(f"`open{i} *a **b\n\n" for i in range(1000))
+    site = _project(tmp_path, {"t.rst": page})
+    doc = convert_rst(tmp_path / "t.rst", site=site)
+    text = doc.sections[0].text
+    assert "open0 *a **b" in text and "open999 *a **b" in text and "WARNING" not in text
+    assert sum(isinstance(r, nodes.system_message) for r in removed) == 0  # was 3,000 searches
+    assert any("start-string without end-string" in w for w in doc.warnings)

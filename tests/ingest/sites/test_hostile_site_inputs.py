@@ -964,3 +964,124 @@ def test_hugo_tens_of_thousands_of_tab_sets_outside_steps_are_linear(deadline: C
         assert hugo._tab_sets_in_steps(body) == body  # (none in a step: nothing moved)
         moved = hugo._tab_sets_in_steps(one * 300 + step)
     assert moved.endswith('   {{< tab header="a" >}}\n   ```\n   x\n   ```\n   {{< /tab >}}\n{{< /tabpane >}}\n')
+
+
+def test_include_variants_ln_ranges_show_the_file_at_most_once_over(tmp_path: Path) -> None:
+    """A '{* code.py ln[1:2000,1:1999,...] *}' line (markdown-include-variants) with thousands of
+    overlapping ranges: each range's lines were copied again, millions of lines (minutes and
+    gigabytes for one page line). The ranges now select at most the file's lines, at most 100
+    ranges read (warned); paths out of the root stay refused."""
+    from murar.ingest.markup.pymdown import PymdownTransformer
+
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "code.py").write_text("".join(f"x{i} = {i}\n" for i in range(2000)))
+    (tmp_path / "secret.py").write_text("SECRET = 1\n")
+    (root / "mkdocs.yml").write_text("site_name: S\nmarkdown_extensions:\n  markdown_include_variants:\n")
+    spec = ",".join(f"1:{2000 - k}" for k in range(1500))
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    tr = PymdownTransformer(site, extensions=frozenset({"markdown_include_variants"}))
+    out = tr.expand_include_variants(f"{{* code.py ln[{spec}] *}}\n\n{{* ../secret.py *}}\n", stack=("docs/p.md",))
+    assert "x0 = 0\n" in out and len(out.split("\n")) < 2500  # was 1.5 million lines
+    assert "SECRET" not in out
+    assert any("over 100 ln ranges" in w for w in tr.warnings)
+    assert any("escapes the corpus root" in w for w in tr.warnings)
+
+
+def test_mkdocs_malformed_site_url_keeps_remote_images(tmp_path: Path) -> None:
+    """site_url 'https://[docs.example.org/guide/' (an unclosed IPv6 bracket) made urlsplit raise
+    while an absolute image URL was matched against the site's own URL: every remote image of
+    every page was dropped ('cannot resolve (ValueError)'). They stay remote URLs now."""
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "mkdocs.yml").write_text("site_name: S\nsite_url: https://[docs.example.org/guide/\n")
+    (root / "docs" / "p.md").write_text("# P\n\n![a](https://docs.example.org/guide/img/a.png)\n\n"
+                                        "![b](https://cdn.example.org/b.png)\n")
+    site = MkDocsSite.load(root, "mkdocs.yml")
+    doc = convert_pymdown(root / "docs" / "p.md", site=site, assets_dir=tmp_path / "a")
+    assert sorted(getattr(m, "url", None) or "" for m in doc.media) == [
+        "https://cdn.example.org/b.png", "https://docs.example.org/guide/img/a.png"]
+    assert not any("ValueError" in w for w in doc.warnings)
+
+
+def test_mkdocs_named_configs_over_the_size_limit_are_not_parsed(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """No mkdocs.yml, a dozen 'mkdocs-N.yml' of 10 MB beside the real 'mkdocs-online.yml' leaf: each
+    candidate read every sibling whole (and parsed it as YAML), so detection read N x N large files
+    (100 MB each: 22 s). A named config over 2 MB is now no candidate and no sibling to parse."""
+    from murar.ingest.sites import mkdocs
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# I\n")
+    for i in range(6):
+        with (tmp_path / f"mkdocs-{i}.yml").open("w") as fh:
+            fh.write(f"site_name: S{i}\n")
+            fh.truncate(10_000_000)  # sparse: 10 MB of NUL bytes after the setting
+    (tmp_path / "mkdocs-online.yml").write_text("site_name: Online\n")
+    parsed: list[str] = []
+    original = mkdocs.read_mkdocs_yml
+
+    def counting(path: Path, **kwargs: Any) -> dict[str, Any]:
+        parsed.append(path.name)
+        return original(path, **kwargs)
+
+    monkeypatch.setattr(mkdocs, "read_mkdocs_yml", counting)
+    assert not mkdocs.looks_like_mkdocs_config(tmp_path / "mkdocs-0.yml")
+    assert mkdocs.looks_like_mkdocs_config(tmp_path / "mkdocs-online.yml")
+    assert parsed == ["mkdocs-online.yml"]  # was every mkdocs-N.yml, for every candidate
+
+
+def test_markdownextradata_data_folders_are_read_once_each_and_bounded(tmp_path: Path) -> None:
+    """markdownextradata 'data: docs,./docs,docs/,docs/.,...' (4,000 spellings of one folder): each
+    was walked again for data files, 29 s before the first page. Each folder is now read once,
+    at most 20 folders (more reported), and the data still fills the page."""
+    (tmp_path / "docs" / "_d").mkdir(parents=True)
+    (tmp_path / "docs" / "_d" / "team.yml").write_text("lead: Ada\n")
+    data = ",".join(["docs/_d", "./docs/_d", "docs/_d/", "docs/_d/."] * 1000 + [f"f{i}" for i in range(30)])
+    (tmp_path / "mkdocs.yml").write_text(f"site_name: S\nplugins:\n  - markdownextradata:\n      data: '{data}'\n")
+    (tmp_path / "docs" / "index.md").write_text("# P\n\n{{ team.lead }}\n")
+    site = MkDocsSite.load(tmp_path, "mkdocs.yml")
+    folders = site.config.settings["markdownextradata.data"].split("\n")
+    assert folders[0] == "docs/_d" and len(folders) == 20  # was 4,030
+    assert any("data folders" in n for n in site.config.notes)
+    assert "Ada" in site.preprocess((tmp_path / "docs" / "index.md").read_text(), page_rel="docs/index.md")
+
+
+def test_sphinx_conf_settings_after_twenty_thousand_statements_are_read(tmp_path: Path) -> None:
+    """A generated conf.py of 30,000 plain assignments (or 8,000 taken ifs) then 'master_doc':
+    following top-level ifs capped every statement read at 20,000, so the settings after that
+    were lost, unwarned (root_doc 'index'). Every top-level statement is read again; only the
+    branch bodies followed are capped."""
+    from murar.ingest.sites.sphinx import read_conf
+
+    (tmp_path / "conf.py").write_text("project = 'P'\n" + "y = 1\n" * 30_000 + "master_doc = 'contents'\n")
+    assert read_conf(tmp_path / "conf.py").root_doc == "contents"
+    (tmp_path / "conf.py").write_text("x = 0\n" + "if x == 0:\n    y = 1\n    z = 2\n" * 8_000 + "project = 'P'\n")
+    assert read_conf(tmp_path / "conf.py").values.get("project") == "P"
+
+
+def test_sphinx_additional_pages_look_only_in_template_folders_that_exist(tmp_path: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """html_additional_pages of 200 templates with a templates_path of 5,000 entries: each template
+    was looked for in every entry (a million path checks, 40 s before the first file was classified).
+    Only the entries that are folders are looked in now; the template found stays a page."""
+    from murar.ingest.sites import sphinx
+
+    (tmp_path / "_templates").mkdir()
+    (tmp_path / "_templates" / "home.html").write_text("<h1>Home</h1>")
+    folders = ",".join(f"'t{i}'" for i in range(2_000))
+    pages = ",".join(f"'p{i}': 'x{i}.html'" for i in range(200))
+    (tmp_path / "conf.py").write_text(f"templates_path = [{folders}, '_templates']\n"
+                                      f"html_additional_pages = {{'home': 'home.html', {pages}}}\n")
+    (tmp_path / "index.rst").write_text("T\n=\n")
+    calls: list[str] = []
+    original = sphinx.checked_rel
+
+    def counting(root: Path, rel: str) -> Any:
+        calls.append(rel)
+        return original(root, rel)
+
+    monkeypatch.setattr(sphinx, "checked_rel", counting)
+    site = sphinx.SphinxSite(tmp_path, "conf.py")
+    assert site.classify("_templates/home.html").role is FileRole.PAGE
+    assert len(calls) < 10_000  # was 2,001 x 201 = 402,201

@@ -139,6 +139,7 @@ _MAX_ALIAS_HOPS = 24
 #: (300 "::: pkg.mod.fN" blocks re-parsed a 1.9 MB module each time: the page hit the 180 s budget)
 _MAX_API_SOURCE_CHARS = 10_000_000
 _MAX_SELECTED_LINES = 100_000  # lines one snippet's line ranges may select
+_MAX_VARIANT_RANGES = 100  # ln[...] ranges of one {* file *} line read
 _SECTION_MARK = re.compile(r"^.*?-{1,}8<-{1,}[ \t]+\[[ \t]*(start|end)[ \t]*:[ \t]*([a-z][-_0-9a-z]*)[ \t]*\].*$",
                            re.IGNORECASE)
 _TAB = re.compile(r"""^(\s*)===[!+]*\s+(["'])(.*?)\2\s*$""")
@@ -434,12 +435,25 @@ class PymdownTransformer:
             lines = found[1].rstrip("\n").split("\n")
             if ranges and ranges != [(0, 0)]:
                 body: list[str] = []
-                for k, (start, end) in enumerate(sorted(ranges)):
+                # the ranges show at most the file's lines once over: ln[1:2000,1:2000,...] repeated
+                # thousands of times on one line was millions of lines (minutes, gigabytes)
+                picked = sorted(set(ranges))
+                if len(picked) > _MAX_VARIANT_RANGES:
+                    self.warnings.append(f"include {name!r}: over {_MAX_VARIANT_RANGES} ln ranges; the rest left out")
+                    picked = picked[:_MAX_VARIANT_RANGES]
+                budget = len(lines)
+                for k, (start, end) in enumerate(picked):
+                    chosen = lines[max(start, 1) - 1:end][:budget]
+                    if not chosen and budget <= 0:
+                        self.warnings.append(f"include {name!r}: ln ranges select more lines than the file has; "
+                                             "the rest left out")
+                        break
+                    budget -= len(chosen)
                     if k == 0 and start > 1:
                         body += ["# Code above omitted 👆", ""]
                     if k:
                         body += ["", "# Code here omitted 👈", ""]
-                    body += lines[max(start, 1) - 1:end]
+                    body += chosen
                 if max(ranges)[1] < len(lines):
                     body += ["", "# Code below omitted 👇"]
             else:

@@ -158,6 +158,8 @@ def _relative_path(value: str, site_dir: str, docs: str) -> str | None:
 
 #: data files the markdownextradata plugin's folders may give the pages (a real site: a dozen)
 _MAX_DATA_FILES = 200
+#: data folders of the markdownextradata plugin read (a real site: one or two)
+_MAX_DATA_FOLDERS = 20
 
 #: values a ``mkdocs.yml`` may hold once its YAML aliases are expanded (a real one: hundreds)
 MAX_CONFIG_VALUES = 100_000
@@ -297,6 +299,8 @@ def read_site_config(path: Path, *, root: Path | None = None, problems: list[str
     return read_mkdocs_yml(path, root=root, problems=problems)
 
 
+#: bytes a ``mkdocs*.yml`` that is not a default name may have to be taken for the config
+_MAX_NAMED_CONFIG_BYTES = 2_000_000
 #: the names MkDocs (and ProperDocs, Zensical) read without ``-f``
 DEFAULT_CONFIG_FILES = ("zensical.toml", "properdocs.yml", "properdocs.yaml", "mkdocs.yml", "mkdocs.yaml")
 _INHERIT_LINE = re.compile(r"(?m)^INHERIT\s*:\s*['\"]?([^'\"#\n]+?)['\"]?\s*(?:#.*)?$")
@@ -317,11 +321,16 @@ def looks_like_mkdocs_config(path: Path) -> bool:
     try:
         if any((folder / name).is_file() for name in DEFAULT_CONFIG_FILES):
             return False  # the default config decides
+        # a config over _MAX_NAMED_CONFIG_BYTES is none of these (each candidate reads its siblings:
+        # a dozen mkdocs-N.yml of 100 MB were read and parsed whole for every candidate, 22 s)
+        if path.stat().st_size > _MAX_NAMED_CONFIG_BYTES:
+            return False
         siblings = sorted(p for p in (*folder.glob("mkdocs*.yml"), *folder.glob("mkdocs*.yaml"))
-                          if p.is_file() and p != path)[:50]
+                          if p.is_file() and p != path and p.stat().st_size <= _MAX_NAMED_CONFIG_BYTES)[:50]
         inherited = set()
         for sib in siblings:
-            m = _INHERIT_LINE.search(sib.read_text(encoding="utf-8", errors="replace")[:200_000])
+            with sib.open("rb") as fh:
+                m = _INHERIT_LINE.search(fh.read(200_000).decode("utf-8", errors="replace"))
             if m:
                 inherited.add(posixpath.normpath(m.group(1).strip()))
         if path.name in inherited:
@@ -707,8 +716,15 @@ class MkDocsSite:
                     folders = ([join_rel(site_dir, f.strip()) for f in data_opt.split(",") if f.strip()]
                                if isinstance(data_opt, str) and data_opt.strip()
                                else [join_rel(site_dir, "_data"), join_rel(docs, "_data")])
-                    folders = [_back_inside(root, f) for f in folders]
-                    settings["markdownextradata.data"] = "\n".join(f for f in folders if not f.startswith(".."))
+                    # each folder once, at most _MAX_DATA_FOLDERS (4,000 spellings of one folder were
+                    # 4,000 walks of it: 29 s before the first page)
+                    folders = list(dict.fromkeys(f for f in (_back_inside(root, f) for f in folders)
+                                                 if not f.startswith("..")))
+                    if len(folders) > _MAX_DATA_FOLDERS:
+                        problems.append(f"markdownextradata: {len(folders)} data folders; "
+                                        f"the first {_MAX_DATA_FOLDERS} read")
+                        folders = folders[:_MAX_DATA_FOLDERS]
+                    settings["markdownextradata.data"] = "\n".join(folders)
                 if opts.get("render_by_default") is False:
                     settings["macros.render_by_default"] = "false"
                 delims = {k: str(opts[f"j2_{k}_string"]) for k in _J2_DELIMITERS
@@ -1167,7 +1183,10 @@ class MkDocsSite:
         site_url = self._config.settings.get("site_url", "")
         if not site_url:
             return None
-        mine, other = urlsplit(site_url), urlsplit(url)
+        try:  # a malformed site_url or URL ('https://[docs.example.org/') stays a remote URL
+            mine, other = urlsplit(site_url), urlsplit(url)
+        except ValueError:
+            return None
         if other.scheme.lower() not in ("http", "https") or not other.netloc \
                 or other.netloc.lower() != mine.netloc.lower():
             return None
