@@ -360,13 +360,16 @@ class PageCharBudget:
         """Charge ``text`` (brought in by ``what``); ``False`` when the page is over its budget."""
         return self.spend_chars(len(text), what, warnings)
 
-    def spend_chars(self, chars: int, what: str, warnings: list[str]) -> bool:
-        """Charge one text of ``chars`` characters (brought in by ``what``); ``False`` when it does not fit."""
+    def spend_chars(self, chars: int, what: str, warnings: list[str], *, item: bool = True) -> bool:
+        """Charge one text of ``chars`` characters (brought in by ``what``); ``False`` when it does not fit.
+        ``item=False``: a text the page writes itself (a template's output), charged in characters only,
+        not as one of the ``items``."""
         if self.spent:
             return False
-        if chars <= self.left and (self.items <= 0 or self.items_left > 0):
+        if chars <= self.left and (not item or self.items <= 0 or self.items_left > 0):
             self.left -= chars
-            self.items_left -= 1
+            if item:
+                self.items_left -= 1
             return True
         self.spent = True
         warnings.append(self.warning.format(what=what, limit=self.limit, items=self.items))

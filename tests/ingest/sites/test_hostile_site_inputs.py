@@ -1085,3 +1085,23 @@ def test_sphinx_additional_pages_look_only_in_template_folders_that_exist(tmp_pa
     site = sphinx.SphinxSite(tmp_path, "conf.py")
     assert site.classify("_templates/home.html").role is FileRole.PAGE
     assert len(calls) < 10_000  # was 2,001 x 201 = 402,201
+
+
+def test_hugo_template_and_param_output_is_charged_to_the_page(tmp_path: Path, write: Callable[..., Path]) -> None:
+    """A 40 KB page calling a project template that prints ``.Page.Param "a"`` (a 9,000-character value)
+    4,000 times, and ``{{< param a >}}`` as often: each call wrote the value again (72 MB of text).
+    Both outputs are charged to the page's characters (5,000,000), with one warning; the page's own
+    text after them is kept."""
+    from murar.ingest.sites import hugo
+
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    write(tmp_path, "layouts/shortcodes/v.html", '{{ .Page.Param "a" }}\n')
+    body = "{{< v >}} " * 4_000 + "\n\n" + "{{< param a >}} " * 4_000 + "\n\nText after.\n"
+    write(tmp_path, "content/docs/p.md", "---\ntitle: P\na: " + "x" * 9_000 + "\n---\n" + body)
+    site = hugo.load(tmp_path, "hugo.toml")
+    warnings: list[str] = []
+    text = site.preprocess(body, page_rel="content/docs/p.md", warnings=warnings)
+    assert len(text) < 5_200_000, len(text)
+    assert text.count("x" * 9_000) > 100  # the first calls still show the value
+    assert text.rstrip().endswith("Text after.")
+    assert sum("included characters" in w for w in warnings) == 1, warnings

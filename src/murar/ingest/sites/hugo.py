@@ -2527,7 +2527,11 @@ class HugoSite:
             elif name in ("ref", "relref"):
                 out.append(sc.get("path", pos=0))
             elif name == "param":
-                out.append(self.param(sc.get("name", pos=0), page_rel=page_rel))
+                value = self.param(sc.get("name", pos=0), page_rel=page_rel)
+                # charged to the page in characters: a short page calling it thousands of times on a long
+                # value wrote tens of megabytes
+                if budget.spend_chars(len(value), "shortcode 'param'", warnings, item=False):
+                    out.append(value)
             elif name == "example" and close is not None and not _has_fence(inner) \
                     and sc.params.get("show_markup", "true").lower() != "false" and "<" in inner:
                 # Bootstrap docs: {{< example >}} shows an HTML snippet rendered and as its markup
@@ -2661,7 +2665,10 @@ class HugoSite:
                         indent = ""
                     if m.group("angle"):  # {{< >}}: Hugo puts the output in the page as is, never as Markdown
                         static = _raw_html_block(static)
-                    out.append(static.rstrip("\n").replace("\n", "\n" + indent).replace("\x00HUGOGAP\x00", "\n\n"))
+                    if budget.spend_chars(len(static), f"shortcode {name!r}", warnings, item=False):
+                        # (charged like param: a template printing .Page.Param may be called thousands of times)
+                        out.append(static.rstrip("\n").replace("\n", "\n" + indent).replace("\x00HUGOGAP\x00",
+                                                                                                 "\n\n"))
                 if callout is not None and close is not None:
                     if callout:  # a callout's kind or title leads its text, as on every generator
                         line_start = body.rfind("\n", 0, m.start()) + 1
