@@ -1105,3 +1105,27 @@ def test_hugo_template_and_param_output_is_charged_to_the_page(tmp_path: Path, w
     assert text.count("x" * 9_000) > 100  # the first calls still show the value
     assert text.rstrip().endswith("Text after.")
     assert sum("included characters" in w for w in warnings) == 1, warnings
+
+
+def test_hugo_thousands_of_nested_tab_sets_are_read_once(tmp_path: Path, write: Callable[..., Path],
+                                                         deadline: Callable[..., Any],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """6,000 Docsy tab sets nested in one another: each tab's content was searched for a fence to its
+    end (past every nested set) and each paired shortcode's content lines were scanned again for
+    their indentation (4,000 nested: 7 s; 8,000: about 30 s). Now a tab's content is asked for a
+    shortcode first (found at its start) and indentation comes from one index of the page's lines:
+    the fence search reads a bounded number of characters."""
+    from murar.ingest.sites import hugo
+
+    scanned: list[int] = []
+    real_has_fence = hugo._has_fence
+    monkeypatch.setattr(hugo, "_has_fence", lambda text: scanned.append(len(text)) or real_has_fence(text))
+    write(tmp_path, "hugo.toml", 'title = "T"\n')
+    n = 6_000
+    body = ('{{< tabpane >}}\n{{< tab header="A" >}}\n' * n + "Deep text.\n"
+            + "{{< /tab >}}\n{{< /tabpane >}}\n" * n + "\nText after.\n")
+    site = hugo.load(tmp_path, "hugo.toml")
+    with deadline(60, "nested tab sets read their content again at every level"):
+        text = site.preprocess(body, page_rel="content/docs/p.md")
+    assert sum(scanned) < 4 * len(body), sum(scanned)
+    assert "Deep text." in text and text.rstrip().endswith("Text after.")

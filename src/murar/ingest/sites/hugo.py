@@ -849,6 +849,47 @@ def _line_indent(body: str, start: int) -> str:
     return ""
 
 
+class _LineIndents:
+    """The lines of a page for range questions in constant time: the least indentation (in
+    spaces) of the non-blank lines ``first`` to ``last - 1`` (a sparse table of minima), and
+    whether one of them is indented with a tab (prefix counts). Built in O(n log n)."""
+
+    def __init__(self, body: str) -> None:
+        lines = body.split("\n")
+        self._starts = [0]
+        for line in lines[:-1]:
+            self._starts.append(self._starts[-1] + len(line) + 1)
+        blank = 1 << 30
+        level = [len(x) - len(x.lstrip(" ")) if x.strip() else blank for x in lines]
+        self._levels = [level]
+        width = 1
+        while width * 2 <= len(level):
+            prev = self._levels[-1]
+            self._levels.append([min(prev[i], prev[i + width]) for i in range(len(prev) - width)])
+            width *= 2
+        tabs = [0]
+        for x in lines:
+            tabs.append(tabs[-1] + ("\t" in x[:len(x) - len(x.lstrip())]))
+        self._tabs = tabs
+
+    def line_of(self, pos: int) -> int:
+        """The 0-based line holding the character at ``pos``."""
+        return bisect.bisect_right(self._starts, pos) - 1
+
+    def least_indent(self, first: int, last: int) -> int:
+        """The least indentation of the non-blank lines ``first``..``last - 1``; 0 when there are none."""
+        if last <= first:
+            return 0
+        k = (last - first).bit_length() - 1
+        row = self._levels[k]
+        least = min(row[first], row[last - (1 << k)])
+        return 0 if least == 1 << 30 else least
+
+    def tab_indented(self, first: int, last: int) -> bool:
+        """Whether one of the lines ``first``..``last - 1`` has a tab in its indentation."""
+        return last > first and self._tabs[last] - self._tabs[first] > 0
+
+
 def _deindent_inner(body: str, margin_of: Callable[[re.Match[str]], int | None]) -> str:
     """``body`` with the content of paired ``{{< >}}`` shortcodes moved left to the column
     ``margin_of(tag)`` gives (``None``: left alone), its lines' relative indentation kept.
@@ -861,6 +902,7 @@ def _deindent_inner(body: str, margin_of: Callable[[re.Match[str]], int | None])
     closing = _closing_tags(tags)
     edits: list[tuple[int, int, str]] = []
     done = 0
+    index: _LineIndents | None = None  # built on the first shortcode asked about
     for m in tags:
         if m.group("close") or m.group("self") or m.group("angle") is None or m.start() < done \
                 or m.start() not in closing:
@@ -869,11 +911,15 @@ def _deindent_inner(body: str, margin_of: Callable[[re.Match[str]], int | None])
         if margin is None:
             continue
         close = closing[m.start()]
-        lines = body[m.end():close.start()].split("\n")
-        inner = lines[1:-1]  # the lines between the tag's line and the closing tag's
-        shift = min((len(x) - len(x.lstrip(" ")) for x in inner if x.strip()), default=0) - margin
-        if shift <= 0 or any("\t" in x[:len(x) - len(x.lstrip())] for x in inner):
+        index = index or _LineIndents(body)
+        # the lines between the tag's line and the closing tag's: their least indentation, and whether one is
+        # indented with a tab, looked up in the page's index (each set's own scan made nested sets quadratic)
+        first, last = index.line_of(m.end()) + 1, index.line_of(close.start())
+        shift = index.least_indent(first, last) - margin
+        if shift <= 0 or index.tab_indented(first, last):
             continue
+        lines = body[m.end():close.start()].split("\n")
+        inner = lines[1:-1]
         edits.append((m.end(), close.start(), "\n".join([lines[0], *(x[shift:] for x in inner), lines[-1]])))
         done = close.end()
     pieces: list[str] = []
@@ -3515,7 +3561,9 @@ def _docsy_tab_is_text(tab: Shortcode, pane: Shortcode, *, markdown_delims: bool
         return _truthy(tab.params["text"])
     if "text" in pane.params:
         return _truthy(pane.params["text"])
-    return markdown_delims or _has_fence(inner) or re.search(r"\{\{[<%]", inner) is not None
+    # a shortcode inside first: it stands near the start of a nested tab's content, which a fence search
+    # would read to its end (nested tabs: quadratic)
+    return markdown_delims or re.search(r"\{\{[<%]", inner) is not None or _has_fence(inner)
 
 
 def _docsy_tab_lang(tab: Shortcode, pane: Shortcode, header: str) -> str:
