@@ -1168,6 +1168,9 @@ class HugoSite:
         self._lang = config.settings.get("content_language") or self._langs[0]
         self._content_langs: list[tuple[str, str]] | None = None
         self._disabled = frozenset(x for x in config.settings.get("disabled_languages", "").split(";") if x)
+        # content folder -> the content subfolder it is mounted at (module mounts target: content/docs/spec)
+        self._content_mounted_at: dict[str, str] = dict(
+            kv.split("=", 1) for kv in config.settings.get("content_mount_paths", "").split(";") if "=" in kv)
         self._doks = "doks" in config.settings.get("theme_paths", "").lower()  # a Doks (Thulite) site
         self._docsy = "docsy" in config.settings.get("theme_paths", "").lower()  # a Docsy site
         self._geekdoc = "geekdoc" in config.settings.get("theme_paths", "").lower()  # a Geekdoc site
@@ -1694,8 +1697,7 @@ class HugoSite:
         ``index``/``_index``; ``/`` for the home page."""
         content = self._content_dir_of(rel) or "."
         inner = rel[len(content) + 1:] if content not in (".", "") else rel
-        mounted_at = dict(kv.split("=", 1) for kv in self._config.settings.get("content_mount_paths", "").split(";")
-                          if "=" in kv).get(content, "")
+        mounted_at = self._content_mounted_at.get(content, "")
         if rel == content:
             inner, mounted_at = (mounted_at or posixpath.basename(rel)), ""
         stem = posixpath.splitext(safe_join(mounted_at, inner))[0]
@@ -1742,8 +1744,7 @@ class HugoSite:
             return posixpath.dirname(path) if posixpath.splitext(path)[1] else path
         content = self._content_dir_of(page_rel) or "."
         inner = page_rel[len(content) + 1:] if content not in (".", "") else page_rel
-        mounted_at = dict(kv.split("=", 1) for kv in self._config.settings.get("content_mount_paths", "").split(";")
-                          if "=" in kv).get(content, "")
+        mounted_at = self._content_mounted_at.get(content, "")
         if page_rel == content:  # a file mounted as a page (source: README.md, target: content/_index.md)
             inner, mounted_at = (mounted_at or posixpath.basename(page_rel)), ""
         inner = safe_join(mounted_at, inner)
@@ -1882,11 +1883,9 @@ class HugoSite:
         with the path inside it: a folder mounted at a subfolder of content (``source: spec``,
         ``target: content/docs/spec``, Hugo module mounts) serves only the paths under that
         subfolder (``docs/spec/img/x.png`` from ``spec/img/x.png``), never ``img/x.png``."""
-        mounted_at = dict(kv.split("=", 1) for kv in self._config.settings.get("content_mount_paths", "").split(";")
-                          if "=" in kv)
         out: list[tuple[str, str]] = []
         for content in self._config.content_dirs:
-            sub = mounted_at.get(content, "")
+            sub = self._content_mounted_at.get(content, "")
             if not sub:
                 out.append((content, site_path))
             elif site_path == sub or site_path.startswith(sub + "/"):
