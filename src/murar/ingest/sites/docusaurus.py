@@ -890,8 +890,12 @@ class DocusaurusSite:
         """Whether the content plugin instance holding ``page_rel`` lists ``remark-math`` in its
         ``remarkPlugins`` (Docusaurus "Math Equations"): its ``$...$`` and ``$$`` blocks are
         LaTeX formulas, read as written (:func:`murar.ingest.markup.mathtext.remark_math`)."""
-        return any(i.math for i in self._instances
-                   if contained(page_rel, i.folder) or (i.localized and contained(page_rel, i.localized)))
+        return any(i.math for i in self._instances_holding(page_rel))
+
+    def _instances_holding(self, page_rel: str) -> list[ContentInstance]:
+        """The content plugin instances whose folder (or localized folder) holds ``page_rel``."""
+        return [i for i in self._instances
+                if contained(page_rel, i.folder) or (i.localized and contained(page_rel, i.localized))]
 
     def mdx_component_exports(self) -> dict[str, str]:
         """Of :meth:`mdx_components`, the name its module exports each one as when it
@@ -1169,10 +1173,9 @@ class DocusaurusSite:
         text = _code_titles(text, fence)
         if self._config.settings.get("markdown.emoji") != "false":
             text = _emoji_shortcodes(text, fence)
-        if fence is _FENCE and self.remark_math(page_rel):  # an MDX page's formulas were read before its JSX
+        mine = self._instances_holding(page_rel)
+        if fence is _FENCE and any(i.math for i in mine):  # an MDX page's formulas were read before its JSX
             text = "\n".join(remark_math(text.split("\n"), fence))
-        mine = [i for i in self._instances if contained(page_rel, i.folder) or (
-            i.localized and contained(page_rel, i.localized))]
         if any(i.abbreviations for i in mine):
             text = drop_abbreviation_definitions(text, fence)
         handled = {d for i in mine for d in i.directives}
