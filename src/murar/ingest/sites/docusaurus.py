@@ -69,6 +69,7 @@ from murar.ingest.markup.mdtext import (
     FenceTracker,
     directive_admonitions,
     drop_abbreviation_definitions,
+    outside_code,
 )
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _common
@@ -1196,17 +1197,8 @@ def _emoji_shortcodes(text: str, fence: re.Pattern[str] = _FENCE) -> str:
     shortcode. Other shortcodes stay as written (murar holds no full emoji table)."""
     if ":" not in text:
         return text
-    fences = FenceTracker(fence)
-    out: list[str] = []
-    for line in text.split("\n"):
-        if fences.in_code(line) or line.count(":") < 2:
-            out.append(line)
-            continue
-        parts = re.split(r"(`+[^`]*`+)", line)  # code spans kept as written
-        for k in range(0, len(parts), 2):
-            parts[k] = _EMOJI_SHORTCODE.sub(lambda m: VALUE_EMOJI[m.group(1)], parts[k])
-        out.append("".join(parts))
-    return "\n".join(out)
+    return "\n".join(outside_code(text.split("\n"),
+                                  lambda part: _EMOJI_SHORTCODE.sub(lambda m: VALUE_EMOJI[m.group(1)], part), ":", fence))
 
 
 _TEXT_DIRECTIVE = re.compile(r"(?<![:\w`]):([A-Za-z][\w-]{0,60})(?:\[([^\]\n]{0,500})\])?(?:\{[^}\n]{0,500}\})?")
