@@ -13,6 +13,7 @@ from murar.ingest.markup.mdtext import (
     callout_lead,
     directive_admonitions,
     label_lines,
+    outside_code,
 )
 from murar.ingest.markup.mdx import mdx_to_markdown
 from murar.ingest.sites.base import PlainSite
@@ -71,3 +72,16 @@ def test_alert_markers_any_case_titles_and_fences() -> None:
     hugo = alert_markers("> [!TIP]+ Fast path\n> Body.\n\n> [!danger]\n> Odd.\n", titled=True, kinds=None)
     assert hugo == "> **Fast path:** \n> Body.\n\n> **Danger:** \n> Odd.\n"
     assert alert_markers("> [!NOTE]- folded\n") == "> [!NOTE]- folded\n"  # a fold sign is no GitHub alert
+
+
+def test_outside_code_rewrites_text_only_outside_fences_and_code_spans() -> None:
+    """outside_code leaves fenced lines (as its fence pattern reads them) and code spans of any
+    backtick run as written, and rewrites only the other parts that hold the needle."""
+    mdx_fence = re.compile(r"^[ \t]*(?P<fence>`{3,}|~{3,})")
+    md_fence = re.compile(r"^\s{0,3}(?P<fence>`{3,}|~{3,})")
+    lines = [":x: and `:x:` and ``:x:`` :x:", "    ```", ":x: fenced", "    ```", "plain"]
+    upper = lambda part: part.replace(":x:", "X")
+    assert outside_code(lines, upper, ":x:", mdx_fence) == [
+        "X and `:x:` and ``:x:`` X", "    ```", ":x: fenced", "    ```", "plain"]
+    # four spaces in is no fence for CommonMark: every line is text
+    assert outside_code(lines, upper, ":x:", md_fence)[2] == "X fenced"

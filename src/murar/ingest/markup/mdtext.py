@@ -21,7 +21,7 @@ from markdown_it.token import Token
 
 __all__ = ["DIRECTIVE_ADMONITION", "GITHUB_ALERTS", "MDX_FENCE", "FenceTracker", "admonition_label", "alert_markers",
            "callout_label", "callout_lead", "directive_admonitions", "directive_title", "inline_text", "label_lines",
-           "read_table"]
+           "outside_code", "read_table"]
 
 #: a code fence line of MDX: MDX has no indented code (micromark with codeIndented disabled), so a fence
 #: opens and closes at any indentation ("    ```html" four spaces in, under "1. Step" or on its own); group: fence
@@ -97,6 +97,20 @@ class FenceTracker:
             self._fence = m.group("fence")
             return True
         return False
+
+
+def outside_code(lines: list[str], rewrite: Callable[[str], str], needle: str, fence: re.Pattern[str]) -> list[str]:
+    """``rewrite`` applied to the parts of each line that contain ``needle`` and are
+    neither in a fenced code block (``fence``: see :class:`FenceTracker`) nor in a code span."""
+    fences = FenceTracker(fence)
+    out: list[str] = []
+    for line in lines:
+        if fences.in_code(line) or needle not in line:
+            out.append(line)
+            continue
+        parts = re.split(r"(`+[^`]*?`+)", line)
+        out.append("".join(p if k % 2 or needle not in p else rewrite(p) for k, p in enumerate(parts)))
+    return out
 
 
 def admonition_label(kind: str, title: str = "") -> str:

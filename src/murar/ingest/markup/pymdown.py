@@ -81,6 +81,7 @@ from murar.ingest.markup.mdtext import (
     admonition_label,
     inline_text,
     label_lines,
+    outside_code,
 )
 from murar.ingest.markup.tabs import set_close, set_open, tab_start
 from murar.ingest.mdlimits import bounded_int
@@ -1466,35 +1467,13 @@ def _emoji(lines: list[str]) -> list[str]:
     """pymdownx.emoji: ``:smile:``/``:man_raising_hand:`` shortcodes become emoji
     images, not words; they go from the text (code spans and fences stay), except
     the check marks, crosses and warning signs that state a value (:func:`_emoji_text`)."""
-    fences = FenceTracker(_FENCE)
-    out: list[str] = []
-    for line in lines:
-        if fences.in_code(line) or line.count(":") < 2:
-            out.append(line)
-            continue
-        parts = re.split(r"(`+[^`]*?`+)", line)
-        out.append("".join(p if k % 2 else _EMOJI_SPACED.sub(_emoji_text, p) for k, p in enumerate(parts)))
-    return out
+    return outside_code(lines, lambda part: _EMOJI_SPACED.sub(_emoji_text, part), ":", _FENCE)
 
 
 def emoji_shortcodes(text: str) -> str:
     """``text`` with its emoji shortcodes read as :func:`_emoji` reads them (a generator's emoji
     plugin draws them as pictures: Jekyll's jemoji as pymdownx.emoji does)."""
     return text if text.count(":") < 2 else "\n".join(_emoji(text.split("\n")))
-
-
-def _outside_code(lines: list[str], rewrite: Callable[[str], str], needle: str) -> list[str]:
-    """``rewrite`` applied to the parts of each line that contain ``needle`` and are
-    neither in a fenced code block nor in a code span."""
-    fences = FenceTracker(_FENCE)
-    out: list[str] = []
-    for line in lines:
-        if fences.in_code(line) or needle not in line:
-            out.append(line)
-            continue
-        parts = re.split(r"(`+[^`]*?`+)", line)
-        out.append("".join(p if k % 2 or needle not in p else rewrite(p) for k, p in enumerate(parts)))
-    return out
 
 
 def _fancybox_image(m: re.Match[str]) -> str:
@@ -1520,7 +1499,7 @@ def _fancybox(lines: list[str]) -> list[str]:
     """fancyboxmd (``markdown_extensions: [fancyboxmd]``): ``!![Title](image.png "Description")``
     and ``!![Title](image.png, 600px)`` are figures of the image with a caption
     (:func:`_fancybox_image`), not a "!" before an image."""
-    return _outside_code(lines, lambda part: _FANCYBOX.sub(_fancybox_image, part), "!![")
+    return outside_code(lines, lambda part: _FANCYBOX.sub(_fancybox_image, part), "!![", _FENCE)
 
 
 def _video_marks(lines: list[str], mark: str) -> list[str]:
@@ -1534,7 +1513,7 @@ def _video_marks(lines: list[str], mark: str) -> list[str]:
         src = m.group(1).strip("<>").strip()
         return f'<video src="{html.escape(src, quote=True)}"></video>' if src else m.group(0)
 
-    return _outside_code(lines, lambda part: pattern.sub(video, part), "![" + mark + "]")
+    return outside_code(lines, lambda part: pattern.sub(video, part), "![" + mark + "]", _FENCE)
 
 
 

@@ -69,6 +69,7 @@ from murar.ingest.markup.mdtext import (
     FenceTracker,
     directive_admonitions,
     drop_abbreviation_definitions,
+    outside_code,
 )
 from murar.ingest.paths import ResolvedLink, inside_root, is_remote
 from murar.ingest.sites import _common
@@ -890,8 +891,12 @@ class DocusaurusSite:
         """Whether the content plugin instance holding ``page_rel`` lists ``remark-math`` in its
         ``remarkPlugins`` (Docusaurus "Math Equations"): its ``$...$`` and ``$$`` blocks are
         LaTeX formulas, read as written (:func:`murar.ingest.markup.mathtext.remark_math`)."""
-        return any(i.math for i in self._instances
-                   if contained(page_rel, i.folder) or (i.localized and contained(page_rel, i.localized)))
+        return any(i.math for i in self._instances_holding(page_rel))
+
+    def _instances_holding(self, page_rel: str) -> list[ContentInstance]:
+        """The content plugin instances whose folder (or localized folder) holds ``page_rel``."""
+        return [i for i in self._instances
+                if contained(page_rel, i.folder) or (i.localized and contained(page_rel, i.localized))]
 
     def mdx_component_exports(self) -> dict[str, str]:
         """Of :meth:`mdx_components`, the name its module exports each one as when it
@@ -1169,10 +1174,9 @@ class DocusaurusSite:
         text = _code_titles(text, fence)
         if self._config.settings.get("markdown.emoji") != "false":
             text = _emoji_shortcodes(text, fence)
-        if fence is _FENCE and self.remark_math(page_rel):  # an MDX page's formulas were read before its JSX
+        mine = self._instances_holding(page_rel)
+        if fence is _FENCE and any(i.math for i in mine):  # an MDX page's formulas were read before its JSX
             text = "\n".join(remark_math(text.split("\n"), fence))
-        mine = [i for i in self._instances if contained(page_rel, i.folder) or (
-            i.localized and contained(page_rel, i.localized))]
         if any(i.abbreviations for i in mine):
             text = drop_abbreviation_definitions(text, fence)
         handled = {d for i in mine for d in i.directives}
@@ -1193,17 +1197,8 @@ def _emoji_shortcodes(text: str, fence: re.Pattern[str] = _FENCE) -> str:
     shortcode. Other shortcodes stay as written (murar holds no full emoji table)."""
     if ":" not in text:
         return text
-    fences = FenceTracker(fence)
-    out: list[str] = []
-    for line in text.split("\n"):
-        if fences.in_code(line) or line.count(":") < 2:
-            out.append(line)
-            continue
-        parts = re.split(r"(`+[^`]*`+)", line)  # code spans kept as written
-        for k in range(0, len(parts), 2):
-            parts[k] = _EMOJI_SHORTCODE.sub(lambda m: VALUE_EMOJI[m.group(1)], parts[k])
-        out.append("".join(parts))
-    return "\n".join(out)
+    return "\n".join(outside_code(text.split("\n"),
+                                  lambda part: _EMOJI_SHORTCODE.sub(lambda m: VALUE_EMOJI[m.group(1)], part), ":", fence))
 
 
 _TEXT_DIRECTIVE = re.compile(r"(?<![:\w`]):([A-Za-z][\w-]{0,60})(?:\[([^\]\n]{0,500})\])?(?:\{[^}\n]{0,500}\})?")
