@@ -361,7 +361,7 @@ class _Pre:
         (``default:{backtick}travel-sample{backtick}`` reads "default:`travel-sample`");
         a span whose text then holds a backtick is written as the HTML Asciidoctor
         makes (asciidoc-py's literal span would end at it)."""
-        text = _mono_span(self.sub_chars(m.group(2)) if "{" in m.group(2) else m.group(2))
+        text = _mono_span(self.sub_chars(m.group(2)))  # (sub_chars returns text without "{" as it is)
         if "`" in text and "+++" not in text:
             return f"+++<code>{html_escape(text, quote=False).replace('`', '&#96;')}</code>+++"
         return m.group(1) + text + m.group(3)
