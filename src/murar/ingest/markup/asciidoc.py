@@ -361,7 +361,7 @@ class _Pre:
         (``default:{backtick}travel-sample{backtick}`` reads "default:`travel-sample`");
         a span whose text then holds a backtick is written as the HTML Asciidoctor
         makes (asciidoc-py's literal span would end at it)."""
-        text = _mono_span(self.sub_chars(m.group(2)) if "{" in m.group(2) else m.group(2))
+        text = _mono_span(self.sub_chars(m.group(2)))  # (sub_chars returns text without "{" as it is)
         if "`" in text and "+++" not in text:
             return f"+++<code>{html_escape(text, quote=False).replace('`', '&#96;')}</code>+++"
         return m.group(1) + text + m.group(3)
@@ -786,24 +786,23 @@ def _image_size_attrs(m: re.Match[str]) -> str:
     after an unquoted alt, no named attribute either, so a declared width never reached the
     page (an icon shown 16 px wide counted as a figure). A list that opens with a named
     attribute is left to the rules for those (:func:`_alt_positional`)."""
-    items = [next(g for g in it.groups() if g is not None) if it.group(0).strip() else ""
-             for it in _ATTR_ITEM.finditer(m.group(2))][:20]
+    items = [it.group(1) for it in _ATTR_ITEM.finditer(m.group(2))][:20]
     while items and not items[-1].strip():  # (the pattern's empty match at the end)
         items.pop()
     if not items or _NAMED_ITEM.match(items[0]):
         return m.group(0)
-    positional = [it for it in items if not _NAMED_ITEM.match(it)]
-    named = [_NAMED_ITEM.match(it) for it in items if _NAMED_ITEM.match(it)]
+    matched = [(it, _NAMED_ITEM.match(it)) for it in items]
+    positional = [it for it, n in matched if n is None]
+    named = [n for _, n in matched if n is not None]
     if len(positional) < 2 and not named:
         return m.group(0)
     out = ['"' + positional[0].strip().strip('"').replace('"', "") + '"']
-    given = {n.group(1) for n in named if n is not None}
+    given = {n.group(1) for n in named}
     for key, value in zip(("width", "height"), positional[1:3]):
         if value.strip() and key not in given:
             out.append(f'{key}="{value.strip().strip(chr(34))}"')
     for n in named:
-        if n is not None:
-            out.append(f'{n.group(1)}="{n.group(2).strip().strip(chr(39)).strip(chr(34)).replace(chr(34), "")}"')
+        out.append(f'{n.group(1)}="{n.group(2).strip().strip(chr(39)).strip(chr(34)).replace(chr(34), "")}"')
     return f"{m.group(1)}[{','.join(out)}]"
 
 
