@@ -682,7 +682,8 @@ def test_source_read_jinja_handler_renders_each_page_with_its_context(tmp_path: 
     assert site.conf.source_read_jinja == "html_context"
     page = "{{ header }}\n\nTitle\n=====\n\n{{ greeting }}, world.\n"
     assert site.preprocess(page, page_rel="p.rst") == "PRO\n\n\n\nTitle\n=====\n\nHello from conf, world.\n"
-    assert "{{" not in site.preprocess(page, page_rel="p.md")
+    # a MyST page is rendered too, and gets no rst_prolog
+    assert site.preprocess(page, page_rel="p.md") == "\n\nTitle\n=====\n\nHello from conf, world.\n"
 
 
 def test_source_read_without_a_jinja_pass_leaves_pages_alone(tmp_path: Path) -> None:

@@ -97,7 +97,7 @@ from murar.ingest.markup.roles import (
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import add_nesting_room, cap_nesting
 from murar.ingest.media_flags import is_inline_line, length_px
-from murar.ingest.sites._xrefs import XrefIndex
+from murar.ingest.sites._xrefs import XrefIndex, block_lead, solution_lead
 from murar.ingest.sites.base import VIDEO_EXTS, Site
 from murar.schema import ImageItem, ParsedDocument, VideoItem, stable_id
 
@@ -1000,14 +1000,9 @@ class MystParser:
         base = name.removesuffix("-start")
         title = self._plain(d.argument) if d.argument and base == "exercise" else ""
         if base == "exercise":
-            number = self._block_number("exercise")
-            lead = f"Exercise {number}".strip() + (f" ({title})" if title else "")
+            lead = block_lead("Exercise", self._block_number("exercise"), title)
         else:  # "Solution to Exercise 2 (Title)": the exercise its argument names
-            xrefs = self._xrefs
-            tgt = xrefs.target(d.argument.strip()) if xrefs is not None and d.argument.strip() else None
-            lead = "Solution to Exercise"
-            if tgt is not None and tgt.kind == "exercise":
-                lead = f"{lead} {tgt.number}".strip() + (f" ({tgt.title})" if tgt.title != "Exercise" else "")
+            lead = solution_lead(self._xrefs, d.argument)
         self.b.end_paragraph()
         self.b.block(lead)
         self.feed(d.body)
@@ -1021,8 +1016,7 @@ class MystParser:
         kind = d.name.partition(":")[2].lower()
         title = self._plain(d.argument) if d.argument else ""
         number = "" if kind == "proof" or d.name.partition(":")[0] != "prf" else self._block_number(f"prf:{kind}")
-        lead = "Proof." if kind == "proof" else f"{kind.capitalize()} {number}".strip() + (
-            f" ({title})" if title else "")
+        lead = "Proof." if kind == "proof" else block_lead(kind.capitalize(), number, title)
         self.b.end_paragraph()
         self.b.block(lead)
         self.feed(d.body)

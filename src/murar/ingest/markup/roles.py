@@ -59,9 +59,6 @@ def explicit_target(text: str) -> tuple[str, str] | None:
     return body[:lt].strip(), body[lt + 1:-1].strip()
 
 
-_explicit = explicit_target
-
-
 #: sphinx-issues roles -> (the conf.py setting naming the separator shown before the number, its default)
 _ISSUE_ROLES = {"issue": ("issues_prefix", "#"), "pr": ("issues_pr_prefix", "#"),
                 "commit": ("issues_commit_prefix", "@"), "user": ("issues_user_prefix", "@")}
@@ -89,13 +86,13 @@ def issue_text(role: str, text: str, prefix: str) -> str:
     (``:user:`Ann <ann>```) is shown as written, an item ``-`` or ``0`` shows nothing."""
     text = text.replace("\x00", "")[:2000]
     if role == "pypi":
-        explicit = _explicit(text)
+        explicit = explicit_target(text)
         return explicit[0] if explicit and explicit[0] else (explicit[1] if explicit else text.strip())
     shown: list[str] = []
     for item in (part.strip() for part in text.split(",")):
         if item in ("-", "0"):
             continue
-        explicit = _explicit(item)
+        explicit = explicit_target(item)
         if explicit and explicit[0]:
             shown.append(explicit[0])
             continue
@@ -124,7 +121,7 @@ def role_text(name: str, text: str, *, xrefs: XrefIndex | None = None, docname: 
         return ""
     if role == "math":  # LaTeX a reader sees typeset (murar.ingest.markup.mathtext)
         return inline_math(text)
-    explicit = _explicit(text)
+    explicit = explicit_target(text)
     if name.lower() == "prf:ref" and xrefs is not None:  # sphinx-proof: "Theorem 2"
         return xrefs.proof_ref_text(text)
     if role == "eq" and xrefs is not None and not explicit:
@@ -188,7 +185,7 @@ def xref_text(role: str, text: str, xrefs: XrefIndex, *, docname: str = "") -> s
     title as written (``numref``: its ``%s``/``{number}``/``{name}`` filled), else
     the target's title; the target as written (``doc``: its last path part) when
     the site does not define it."""
-    explicit = _explicit(text)
+    explicit = explicit_target(text)
     title, target = (explicit[0], explicit[1]) if explicit else ("", text.strip())
     if role == "numref":
         return xrefs.numref_text(target, title or None)
@@ -227,7 +224,7 @@ def extlink_text(url: str, caption: str | None, text: str) -> str:
     when the caption is ``None`` (Sphinx's extlinks documentation).
     """
     text = text.replace("\x00", "")
-    explicit = _explicit(text)
+    explicit = explicit_target(text)
     if explicit and explicit[0]:
         return explicit[0]
     part = explicit[1] if explicit else text.strip()

@@ -123,7 +123,7 @@ from murar.ingest.markup.roles import (
 from murar.ingest.markup.tabs import TAB_ITEMS, TAB_SETS
 from murar.ingest.mdlimits import MAX_TABLE_CELLS, MAX_TABLE_ROWS
 from murar.ingest.media_flags import IMAGE_MARK, LAYOUT, length_px, marked_images_inline
-from murar.ingest.sites._xrefs import PROOF_TYPES, XrefIndex
+from murar.ingest.sites._xrefs import PROOF_TYPES, XrefIndex, block_lead, solution_lead
 from murar.ingest.sites.base import Site
 from murar.schema import ParsedDocument
 
@@ -1708,17 +1708,14 @@ def _numbered_lead(ctx: _Context, name: str, arg: str) -> str:
     none without a site or for ``:nonumber:``."""
     xrefs, docname = ctx.xrefs()
     if name == "solution":
-        tgt = xrefs.target(arg) if xrefs is not None and arg else None
-        if tgt is None or tgt.kind != "exercise":
-            return "Solution to Exercise"
-        return f"Solution to Exercise {tgt.number}".strip() + (f" ({tgt.title})" if tgt.title != "Exercise" else "")
+        return solution_lead(xrefs, arg)
     kind = "exercise" if name == "exercise" else name
     if kind == "prf:proof":
         return "Proof."
     ctx.blocks[kind] = ctx.blocks.get(kind, 0) + 1
     number = xrefs.block_number(docname, kind, ctx.blocks[kind]) if xrefs is not None else ""
     word = "Exercise" if kind == "exercise" else kind.partition(":")[2].capitalize()
-    return f"{word} {number}".strip() + (f" ({arg})" if arg else "")
+    return block_lead(word, number, arg)
 
 
 def _register_unknown(source: str, unknown: list[str]) -> None:

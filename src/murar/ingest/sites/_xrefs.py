@@ -38,7 +38,8 @@ from pathlib import Path
 from murar.ingest.frontmatter import FrontMatterError, load_yaml_safely
 from murar.ingest.paths import inside_root
 
-__all__ = ["PROOF_TYPES", "XrefIndex", "XrefTarget", "read_capped", "scan_xrefs", "toctree_docnames", "toctree_order"]
+__all__ = ["PROOF_TYPES", "XrefIndex", "XrefTarget", "block_lead", "read_capped", "scan_xrefs", "solution_lead",
+           "toctree_docnames", "toctree_order"]
 
 _MAX_FILE_BYTES = 2_000_000
 _NUMFIG_FORMAT = {"figure": "Fig. %s", "table": "Table %s", "code-block": "Listing %s", "section": "Section %s",
@@ -74,6 +75,24 @@ def _numbered_block(name: str) -> str | None:
         return "exercise"
     prefix, _, typ = name.partition(":")
     return f"prf:{typ}" if prefix == "prf" and typ in PROOF_TYPES else None
+
+
+
+def block_lead(word: str, number: str, title: str) -> str:
+    """The header of a sphinx-proof or sphinx-exercise block: ``word``, its number when it
+    has one, its title in parentheses when it has one ("Theorem 2 (Pythagoras)", "Exercise")."""
+    return f"{word} {number}".strip() + (f" ({title})" if title else "")
+
+
+def solution_lead(xrefs: XrefIndex | None, label: str) -> str:
+    """sphinx-exercise's header of a ``solution`` whose argument is ``label``: "Solution to
+    Exercise 2 (Title)" for the exercise that label names (its number and title, as either
+    it has), "Solution to Exercise" without a site or when no exercise has that label."""
+    label = label.strip()
+    tgt = xrefs.target(label) if xrefs is not None and label else None
+    if tgt is None or tgt.kind != "exercise":
+        return "Solution to Exercise"
+    return block_lead("Solution to Exercise", tgt.number, tgt.title if tgt.title != "Exercise" else "")
 
 
 _INLINE_MARKUP = re.compile(r"\{[\w:.+-]+\}`([^`]*)`|:[\w:.+-]+:`([^`]*)`|`([^`]*)`_{0,2}|\*\*?|\\(.)")
